@@ -1,0 +1,185 @@
+// The runtime's view of generated/zones.bin: name -> zone by one Map lookup, and
+// zone + instant -> the period (offset, abbreviation, DST state, bounds) by binary search
+// over the stored transitions, or by evaluating the footer rules past the last one.
+// Each zone remembers the last period it answered (Go's cacheStart/cacheEnd), so asking
+// for "now" again costs two comparisons until the next transition.
+
+import { yearOfUnixSeconds } from "../calendar.ts";
+import { sameType, type FooterRule, type LocalTimeType } from "./model.ts";
+import { firingsInYear } from "./rule-firings.ts";
+import {
+  NAME_RECORD_INTS, TYPE_RECORD_INTS, ZONE_RECORD_INTS, decodeZones, footerRuleAt,
+  type ZoneTableData,
+} from "./zones-format.ts";
+
+/** A stretch of time over which one local time type holds. */
+export interface Period {
+  /** Unix seconds of the transition that began it; -Infinity before the first one. */
+  start: number;
+  /** Unix seconds of the next transition; Infinity when none follows. */
+  end: number;
+  type: LocalTimeType;
+}
+
+export interface ResolvedName {
+  /** The name in its canonical spelling (the requested Zone or Link, not its target). */
+  name: string;
+  zone: number;
+  isLink: boolean;
+}
+
+/** The contiguous run of isdst periods around an instant (bounds may be infinite). */
+export interface DstRun {
+  from: number;
+  until: number;
+}
+
+interface FooterData {
+  stdoff: number;
+  rules: FooterRule[];
+}
+
+export class ZoneTable {
+  readonly tzdbVersion: string;
+  readonly builtAt: string;
+  /** Every name (Zones and Links), sorted as WorldTimeAPI and `sort` order them. */
+  readonly names: readonly string[];
+  readonly zoneCount: number;
+
+  private readonly data: ZoneTableData;
+  private readonly types: LocalTimeType[];
+  private readonly byLowerName = new Map<string, ResolvedName>();
+  private readonly footers: (FooterData | null)[];
+  private readonly cacheStart: Float64Array;
+  private readonly cacheEnd: Float64Array;
+  private readonly cachePeriod: (Period | null)[];
+
+  constructor(data: ZoneTableData) {
+    this.data = data;
+    this.tzdbVersion = data.tzdbVersion;
+    this.builtAt = data.builtAt;
+    this.zoneCount = data.zones.length / ZONE_RECORD_INTS;
+    this.types = [];
+    for (let t = 0; t < data.types.length / TYPE_RECORD_INTS; t++) {
+      const o = t * TYPE_RECORD_INTS;
+      this.types.push(Object.freeze({
+        utoff: data.types[o]!,
+        save: data.types[o + 1]!,
+        isdst: data.types[o + 2]! !== 0,
+        abbr: data.strings[data.types[o + 3]!]!,
+      }));
+    }
+    const names: string[] = [];
+    for (let n = 0; n < data.names.length / NAME_RECORD_INTS; n++) {
+      const o = n * NAME_RECORD_INTS;
+      const name = data.strings[data.names[o]!]!;
+      names.push(name);
+      this.byLowerName.set(name.toLowerCase(), { name, zone: data.names[o + 1]!, isLink: data.names[o + 2]! !== 0 });
+    }
+    this.names = names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.footers = [];
+    for (let z = 0; z < this.zoneCount; z++) {
+      const o = z * ZONE_RECORD_INTS;
+      const first = data.zones[o + 3]!;
+      const count = data.zones[o + 4]!;
+      const rules: FooterRule[] = [];
+      for (let r = first; r < first + count; r++) rules.push(footerRuleAt(data, r, (i) => this.types[i]!));
+      this.footers.push(count > 0 ? { stdoff: data.zones[o + 5]!, rules } : null);
+    }
+    this.cacheStart = new Float64Array(this.zoneCount).fill(Infinity);
+    this.cacheEnd = new Float64Array(this.zoneCount).fill(-Infinity);
+    this.cachePeriod = new Array(this.zoneCount).fill(null);
+  }
+
+  static fromBuffer(buffer: ArrayBuffer, file: string): ZoneTable {
+    return new ZoneTable(decodeZones(buffer, file));
+  }
+
+  static async load(file: string): Promise<ZoneTable> {
+    return ZoneTable.fromBuffer(await Bun.file(file).arrayBuffer(), file);
+  }
+
+  /** Case-insensitive lookup of any Zone or Link name. */
+  resolve(name: string): ResolvedName | undefined {
+    return this.byLowerName.get(name.toLowerCase());
+  }
+
+  /** The period of `zone` that contains unix time `t` (seconds, may have a fraction). */
+  periodAt(zone: number, t: number): Period {
+    if (t >= this.cacheStart[zone]! && t < this.cacheEnd[zone]!) return this.cachePeriod[zone]!;
+    const period = this.findPeriod(zone, t);
+    this.cacheStart[zone] = period.start;
+    this.cacheEnd[zone] = period.end;
+    this.cachePeriod[zone] = period;
+    return period;
+  }
+
+  /** When the period at `t` is isdst: the start and end of the isdst run around it. */
+  dstRunAt(zone: number, t: number): DstRun | null {
+    const here = this.periodAt(zone, t);
+    if (!here.type.isdst) return null;
+    let from = here.start;
+    while (from !== -Infinity) {
+      const before = this.findPeriod(zone, from - 1);
+      if (!before.type.isdst) break;
+      from = before.start;
+    }
+    let until = here.end;
+    while (until !== Infinity) {
+      const after = this.findPeriod(zone, until);
+      if (!after.type.isdst) break;
+      until = after.end;
+    }
+    return { from, until };
+  }
+
+  private findPeriod(zone: number, t: number): Period {
+    const o = zone * ZONE_RECORD_INTS;
+    const first = this.data.zones[o]!;
+    const count = this.data.zones[o + 1]!;
+    const times = this.data.times;
+    // Largest i in [first, first+count) with times[i] <= t, or first-1.
+    let lo = first;
+    let hi = first + count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (times[mid]! <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    const i = lo - 1;
+    const last = first + count - 1;
+    const footer = this.footers[zone]!;
+    if (i === last && footer !== null) {
+      const lastType = count > 0 ? this.types[this.data.typeIndices[last]!]! : this.types[this.data.zones[o + 2]!]!;
+      return footerPeriod(footer, count > 0 ? times[last]! : -Infinity, lastType, t);
+    }
+    const type = i < first ? this.types[this.data.zones[o + 2]!]! : this.types[this.data.typeIndices[i]!]!;
+    return {
+      start: i < first ? -Infinity : times[i]!,
+      end: i + 1 <= last ? times[i + 1]! : Infinity,
+      type,
+    };
+  }
+}
+
+/**
+ * Past the last stored transition: fire the footer rules for the years around `t`
+ * (with a year before them to settle the SAVE in force) and find the period holding t.
+ */
+function footerPeriod(footer: FooterData, lastAt: number, lastType: LocalTimeType, t: number): Period {
+  const year = yearOfUnixSeconds(t);
+  let save = 0;
+  for (const f of firingsInYear(footer.rules, year - 3, footer.stdoff, save)) save = f.rule.save;
+  let start = lastAt;
+  let type = lastType;
+  for (let y = year - 2; y <= year + 1; y++) {
+    for (const f of firingsInYear(footer.rules, y, footer.stdoff, save)) {
+      save = f.rule.save;
+      if (f.at <= lastAt || sameType(type, f.rule.type)) continue;
+      if (f.at > t) return { start, end: f.at, type };
+      start = f.at;
+      type = f.rule.type;
+    }
+  }
+  return { start, end: Infinity, type };
+}
