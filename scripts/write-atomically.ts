@@ -1,0 +1,14 @@
+// Writes a file so that a reader (a running server reloading on SIGHUP, a second build)
+// sees either the old or the new content, never half of one.
+
+import { renameSync, writeFileSync } from "node:fs";
+
+export function writeAtomically(path: string, data: string | Uint8Array): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, data);
+  renameSync(temporary, path);
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return new Bun.CryptoHasher("sha256").update(data).digest("hex");
+}
