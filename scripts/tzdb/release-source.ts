@@ -9,12 +9,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ZonetimeError } from "../../server/errors.ts";
 import { sha256Hex } from "../write-atomically.ts";
+import { parseTzSources } from "./parse.ts";
+import { resolveTzSource } from "./resolve.ts";
 
 export class ReleaseSourceError extends ZonetimeError {
   constructor(reason: string) {
     super("tz_release", 500, reason);
   }
 }
+
+/** The Makefile's TDATA (less `factory`) plus `backward`: the release's own zic input. */
+const REGION_FILES = ["africa", "antarctica", "asia", "australasia", "europe", "northamerica", "southamerica", "etcetera", "backward"];
 
 export const TAB_FILES = ["zone1970.tab", "zone.tab", "zonenow.tab", "iso3166.tab"];
 const FETCH_TIMEOUT_MS = 60_000;
@@ -67,6 +72,13 @@ async function fromTarball(bytes: Uint8Array, origin: string): Promise<Omit<Rele
     }
     const version = (await Bun.file(join(dir, "version")).text()).trim();
     if (!/^\d{4}[a-z]+$/.test(version)) throw new ReleaseSourceError(`${origin}: unexpected release version "${version}"`);
+    // Check the region files as zic would read them, so an error names the release's own
+    // file and line (tzdata.zi drops unused rules, and with them some mistakes).
+    const regions = [];
+    for (const name of REGION_FILES.filter((f) => present.has(f))) {
+      regions.push({ name: `tzdata${version}.tar.gz:${name}`, text: await Bun.file(join(dir, name)).text() });
+    }
+    resolveTzSource(parseTzSources(regions));
     // `-o version`: the release already names itself; do not rebuild that file from code we lack.
     run(["make", "-o", "version", "tzdata.zi", "PACKRATDATA=backzone", "PACKRATLIST=zone.tab"], dir,
       `building tzdata.zi from ${origin} with IANA's Makefile`);

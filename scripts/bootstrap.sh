@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine (Debian with Node and npm) for zonetime: Bun, the project's
+# pinned packages, and with --test the system tools the tests use as references
+# (zic and zdump from libc-bin, make and awk for IANA's Makefile, tar).
+# Idempotent: installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BUN_VERSION=1.4.4
+want_test_tools=false
+[ "${1:-}" = "--test" ] && want_test_tools=true
+
+missing=()
+need() { command -v "$1" >/dev/null 2>&1 || PATH="$PATH:/usr/sbin:/sbin" command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
+need tar tar
+if $want_test_tools; then
+  need zic libc-bin
+  need zdump libc-bin
+  need make make
+  need awk mawk
+  need openssl openssl
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing ${missing[*]} from Debian" >&2
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(printf '%s\n' "${missing[@]}" | sort -u) >/dev/null
+fi
+
+if ! command -v bun >/dev/null 2>&1 || [ "$(bun --version)" != "$BUN_VERSION" ]; then
+  echo "bootstrap: installing bun@$BUN_VERSION from npm" >&2
+  npm install --global --silent "bun@$BUN_VERSION" >/dev/null
+fi
+
+bun install --frozen-lockfile --silent
