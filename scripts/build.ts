@@ -1,17 +1,25 @@
-// `bun run build`: compiles the pinned sources into generated/ (zones.bin, the IP
-// tables, manifest.json). Flags: --tzdb-dir DIR (default data/tzdb), --out DIR (default
-// $DATA_DIR or generated/), --only tz|ip.
+// `bun run build`: compiles the pinned sources into generated/ (zones.bin, ip4.bin,
+// ip6.bin, manifest.json). Flags: --tzdb-dir DIR (default data/tzdb), --out DIR (default
+// $DATA_DIR or generated/), --only tz|ip (the other half is kept from the last build),
+// --ip-source FILE (default $IP_SOURCE, else the embedded DB-IP City Lite): a MaxMind
+// GeoIP2/GeoLite2 City database to compile instead.
 
 import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
 import { readManifest, writeManifest, type Manifest } from "./manifest.ts";
-import { buildZones } from "./tzdb/build-zones.ts";
+import { buildZones, ZONES_FILE } from "./tzdb/build-zones.ts";
+import { buildIp } from "./ip/build-ip.ts";
+import { dbipSource, maxmindSource } from "./ip/ip-sources.ts";
+import { ZoneTable } from "../server/tz/zone-table.ts";
+import { join } from "node:path";
 
 export interface BuildOptions {
   tzdbDir: string;
   outDir: string;
   only?: "tz" | "ip";
+  /** A MaxMind City mmdb to compile instead of the embedded DB-IP data. */
+  ipSource?: string;
 }
 
 export async function build(options: BuildOptions): Promise<Manifest> {
@@ -19,8 +27,14 @@ export async function build(options: BuildOptions): Promise<Manifest> {
   const builtAt = new Date().toISOString();
   const previous = await readManifest(options.outDir);
   const tzdb = options.only === "ip" && previous ? previous.tzdb : await buildZones(options.tzdbDir, options.outDir, builtAt);
-  const manifest: Manifest = { manifestVersion: 1, builtAt, tzdb };
-  if (previous?.ip && options.only === "tz") manifest.ip = previous.ip;
+  let ip = options.only === "tz" && previous?.ip ? previous.ip : null;
+  if (ip === null) {
+    // IP ranges map onto the names our own tz table serves.
+    const zones = await ZoneTable.load(join(options.outDir, ZONES_FILE));
+    const source = options.ipSource ? await maxmindSource(options.ipSource) : await dbipSource();
+    ip = await buildIp(source, options.outDir, new Set(zones.names), builtAt);
+  }
+  const manifest: Manifest = { manifestVersion: 1, builtAt, tzdb, ip };
   writeManifest(options.outDir, manifest);
   return manifest;
 }
@@ -31,6 +45,7 @@ if (import.meta.main) {
       "tzdb-dir": { type: "string", default: DEFAULT_TZDB_DIR },
       out: { type: "string", default: process.env.DATA_DIR || DEFAULT_DATA_DIR },
       only: { type: "string" },
+      "ip-source": { type: "string", default: process.env.IP_SOURCE || undefined },
     },
   });
   if (values.only !== undefined && values.only !== "tz" && values.only !== "ip") {
@@ -38,9 +53,18 @@ if (import.meta.main) {
     process.exit(2);
   }
   try {
-    const m = await build({ tzdbDir: values["tzdb-dir"]!, outDir: values.out!, only: values.only as BuildOptions["only"] });
+    const m = await build({
+      tzdbDir: values["tzdb-dir"]!,
+      outDir: values.out!,
+      only: values.only as BuildOptions["only"],
+      ipSource: values["ip-source"],
+    });
     console.log(`tzdb ${m.tzdb.version}: ${m.tzdb.names} names, ${m.tzdb.zones} zones -> ${m.tzdb.file} ` +
       `(${m.tzdb.bytes} bytes, ${m.tzdb.buildMs} ms)`);
+    console.log(`ip: ${m.ip.source} ${m.ip.version}, data of ${m.ip.dataDate}: ${m.ip.ranges.v4} IPv4 and ` +
+      `${m.ip.ranges.v6} IPv6 ranges -> ${m.ip.files.map((f) => `${f.name} (${f.bytes} bytes)`).join(", ")} (${m.ip.buildMs} ms)`);
+    const unknown = Object.entries(m.ip.unknownZones);
+    if (unknown.length > 0) console.log(`ip: zones our tzdb lacks, stored as no location: ${unknown.map(([n, c]) => `${n} (${c})`).join(", ")}`);
   } catch (error) {
     console.error(`build failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

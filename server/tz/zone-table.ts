@@ -48,6 +48,7 @@ export class ZoneTable {
 
   private readonly data: ZoneTableData;
   private readonly types: LocalTimeType[];
+  private readonly byName = new Map<string, ResolvedName>();
   private readonly byLowerName = new Map<string, ResolvedName>();
   private readonly footers: (FooterData | null)[];
   private readonly cacheStart: Float64Array;
@@ -74,7 +75,9 @@ export class ZoneTable {
       const o = n * NAME_RECORD_INTS;
       const name = data.strings[data.names[o]!]!;
       names.push(name);
-      this.byLowerName.set(name.toLowerCase(), { name, zone: data.names[o + 1]!, isLink: data.names[o + 2]! !== 0 });
+      const resolved = { name, zone: data.names[o + 1]!, isLink: data.names[o + 2]! !== 0 };
+      this.byName.set(name, resolved);
+      this.byLowerName.set(name.toLowerCase(), resolved);
     }
     this.names = names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     this.footers = [];
@@ -101,7 +104,8 @@ export class ZoneTable {
 
   /** Case-insensitive lookup of any Zone or Link name. */
   resolve(name: string): ResolvedName | undefined {
-    return this.byLowerName.get(name.toLowerCase());
+    // Canonical spelling first: it is what nearly every client sends, and needs no lowercasing.
+    return this.byName.get(name) ?? this.byLowerName.get(name.toLowerCase());
   }
 
   /** The period of `zone` that contains unix time `t` (seconds, may have a fraction). */

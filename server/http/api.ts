@@ -1,0 +1,156 @@
+// The API's routes. Paths are matched on the raw (still percent-encoded) path, so `%2F`
+// in a name is decoded only where a name is expected and can never add a route segment.
+//
+//   /timezone                       every name
+//   /timezone/{area}[/{sub}]        the names under a prefix (America, America/Argentina)
+//   /timezone/{name}                a time object (any Zone or Link, any letter case)
+//   /ip, /ip/{address}              a time object for the caller's or any address
+//   ...with `.txt` for plain text, a trailing slash allowed, `?at=` for another instant,
+//   and all of it again under /api in the WorldTimeAPI profile.
+
+import type { Clock, Instant } from "../clock.ts";
+import { formatIp, parseIp } from "../ip/address.ts";
+import type { IpLocator } from "../ip/ip-locator.ts";
+import { lookupKey } from "../ip/special-ranges.ts";
+import { buildTimeObject, timeObjectJson, timeObjectText, type Profile } from "../time-object.ts";
+import type { ZoneTable } from "../tz/zone-table.ts";
+import { invalidAt, parseAt } from "./at-param.ts";
+import { HttpError, MALFORMED_IP, MALFORMED_PATH, METHOD_NOT_ALLOWED, NOT_FOUND, UNKNOWN_LOCATION } from "./http-errors.ts";
+import { queryParam, requestTarget, safeDecode } from "./request-target.ts";
+import type { Format, Responses } from "./responses.ts";
+
+/** The tables a request is answered from; replaced as a whole when data is reloaded. */
+export interface ApiData {
+  zones: ZoneTable;
+  ip: IpLocator;
+  responses: Responses;
+}
+
+export interface ApiRequest {
+  method: string;
+  url: string;
+  ifNoneMatch: string | null;
+  /** The resolved client address (socket peer, or the trusted proxy's client), if known. */
+  clientAddress: string | null;
+}
+
+/** A name longer than this is no name: refuse it before any work. */
+const MAX_NAME_LENGTH = 64;
+
+interface Route {
+  profile: Profile;
+  format: Format;
+  /** Path after the profile prefix and `.txt`, without a trailing slash. */
+  path: string;
+}
+
+function parseRoute(rawPath: string): Route {
+  let path = rawPath;
+  let profile: Profile = "spec";
+  if (path === "/api" || path.startsWith("/api/")) {
+    profile = "wta";
+    path = path.slice(4) || "/";
+  }
+  let format: Format = "json";
+  if (path.length > 4 && path.slice(-4).toLowerCase() === ".txt") {
+    format = "text";
+    path = path.slice(0, -4);
+  }
+  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+  return { profile, format, path };
+}
+
+/** Answers an API path, or returns null when the path is not the API's (the site's, then). */
+export function handleApi(request: ApiRequest, data: ApiData, clock: Clock): Response | null {
+  const target = requestTarget(request.url);
+  const route = parseRoute(target.path);
+  const isApiPath = route.path === "/timezone" || route.path.startsWith("/timezone/") ||
+    route.path === "/ip" || route.path.startsWith("/ip/") || (route.profile === "wta");
+  if (!isApiPath) return null;
+
+  const method = request.method;
+  const head = method === "HEAD";
+  if (method === "OPTIONS") return data.responses.preflight();
+  if (method !== "GET" && !head) return data.responses.methodNotAllowed(route.format, METHOD_NOT_ALLOWED());
+
+  try {
+    return answer(route, target.query, request, data, clock, head);
+  } catch (error) {
+    if (error instanceof HttpError) return data.responses.error(error, route.format, head);
+    throw error;
+  }
+}
+
+function answer(route: Route, query: string, request: ApiRequest, data: ApiData, clock: Clock, head: boolean): Response {
+  const { zones, responses } = data;
+  const path = route.path;
+
+  if (path === "/timezone") return responses.list(zones.names, route.format, head, request.ifNoneMatch);
+
+  if (path.startsWith("/timezone/")) {
+    const raw = path.slice("/timezone/".length);
+    if (raw.length > MAX_NAME_LENGTH * 3) throw UNKNOWN_LOCATION();
+    const name = safeDecode(raw);
+    if (name === null) throw MALFORMED_PATH();
+    if (name.length > MAX_NAME_LENGTH) throw UNKNOWN_LOCATION();
+    const resolved = zones.resolve(name);
+    if (resolved) {
+      const instant = instantOf(query, clock);
+      return timeObjectResponse(zones, resolved, instant, request.clientAddress, route, responses, head);
+    }
+    const under = namesUnder(zones, name);
+    if (under.length > 0) return responses.list(under, route.format, head, request.ifNoneMatch);
+    throw UNKNOWN_LOCATION();
+  }
+
+  if (path === "/ip" || path.startsWith("/ip/")) {
+    let addressText: string | null;
+    if (path === "/ip") {
+      addressText = request.clientAddress;
+      if (addressText === null) throw UNKNOWN_LOCATION();
+    } else {
+      addressText = safeDecode(path.slice("/ip/".length));
+      if (addressText === null) throw MALFORMED_IP();
+    }
+    const address = parseIp(addressText);
+    if (!address) throw MALFORMED_IP();
+    const key = lookupKey(address);
+    if (key.version === 0) throw UNKNOWN_LOCATION();
+    const zoneName = data.ip.zoneFor(key);
+    const resolved = zoneName === null ? undefined : zones.resolve(zoneName);
+    if (!resolved) throw UNKNOWN_LOCATION();
+    const instant = instantOf(query, clock);
+    const shown = path === "/ip" ? request.clientAddress : formatIp(address);
+    return timeObjectResponse(zones, resolved, instant, shown, route, responses, head);
+  }
+
+  throw NOT_FOUND();
+}
+
+function instantOf(query: string, clock: Clock): Instant {
+  const at = queryParam(query, "at");
+  if (at === undefined) return clock();
+  if (at === null) throw invalidAt(); // a broken percent-escape
+  return parseAt(at);
+}
+
+function timeObjectResponse(
+  zones: ZoneTable,
+  resolved: NonNullable<ReturnType<ZoneTable["resolve"]>>,
+  instant: Instant,
+  clientIp: string | null,
+  route: Route,
+  responses: Responses,
+  head: boolean,
+): Response {
+  const object = buildTimeObject(zones, resolved, instant, clientIp, route.profile);
+  const body = route.format === "json" ? timeObjectJson(object) : timeObjectText(object, route.profile);
+  return responses.timeObject(body, route.format, head);
+}
+
+/** Names under a prefix such as `America` or `america/argentina`, canonical casing. */
+function namesUnder(zones: ZoneTable, prefix: string): string[] {
+  const lower = `${prefix.toLowerCase()}/`;
+  if (lower === "/") return [];
+  return zones.names.filter((n) => n.toLowerCase().startsWith(lower));
+}

@@ -1,0 +1,47 @@
+// The path and query of a request, taken from req.url without `new URL()`: Bun makes
+// req.url relative when the Host header is missing or garbage, and URL parsing would
+// throw or, worse, let the Host header shape what we read.
+
+export interface RequestTarget {
+  /** The raw path, still percent-encoded, always starting with "/". */
+  path: string;
+  /** The raw query string without "?", possibly empty. */
+  query: string;
+}
+
+export function requestTarget(url: string): RequestTarget {
+  let start = 0;
+  if (url.charCodeAt(0) !== 47 /* / */) {
+    const scheme = url.indexOf("://");
+    if (scheme >= 0) {
+      const slash = url.indexOf("/", scheme + 3);
+      const question = url.indexOf("?", scheme + 3);
+      start = slash >= 0 && (question < 0 || slash < question) ? slash : question >= 0 ? question : url.length;
+    }
+  }
+  const rest = url.slice(start);
+  const q = rest.indexOf("?");
+  const path = q >= 0 ? rest.slice(0, q) : rest;
+  return { path: path.startsWith("/") ? path : `/${path}`, query: q >= 0 ? rest.slice(q + 1) : "" };
+}
+
+/** decodeURIComponent that answers null instead of throwing on a bad escape. */
+export function safeDecode(text: string): string | null {
+  if (!text.includes("%")) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The raw value of one query parameter (first occurrence), percent-decoded; `+` stays `+`. */
+export function queryParam(query: string, name: string): string | null | undefined {
+  if (query.length === 0) return undefined;
+  for (const pair of query.split("&")) {
+    const eq = pair.indexOf("=");
+    const key = eq >= 0 ? pair.slice(0, eq) : pair;
+    if (key === name) return safeDecode(eq >= 0 ? pair.slice(eq + 1) : "");
+  }
+  return undefined;
+}

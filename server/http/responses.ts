@@ -1,0 +1,91 @@
+// Every response the API sends is made here, so the headers every answer must carry
+// (CORS, nosniff, the tzdb version) cannot be forgotten on one path. Header sets are
+// built once per data version, not per request.
+
+import { ZonetimeError } from "../errors.ts";
+
+export type Format = "json" | "text";
+
+const JSON_TYPE = "application/json; charset=utf-8";
+const TEXT_TYPE = "text/plain; charset=utf-8";
+export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
+const PREFLIGHT_MAX_AGE = "86400";
+export const TZDB_VERSION_HEADER = "X-Tzdb-Version";
+
+export class Responses {
+  private readonly base: Record<string, string>;
+  private readonly live: Record<Format, Record<string, string>>;
+  private readonly errors: Record<Format, Record<string, string>>;
+  private readonly lists: Record<Format, Record<string, string>>;
+  readonly listEtag: string;
+
+  /** `extraHeaders` go on every response (HSTS when serving TLS). */
+  constructor(tzdbVersion: string, listFingerprint: string, extraHeaders: Record<string, string> = {}) {
+    this.base = {
+      "Access-Control-Allow-Origin": "*",
+      "Access-Control-Expose-Headers": `${TZDB_VERSION_HEADER}, ETag, Retry-After, RateLimit, RateLimit-Policy`,
+      "X-Content-Type-Options": "nosniff",
+      [TZDB_VERSION_HEADER]: tzdbVersion,
+      ...extraHeaders,
+    };
+    this.listEtag = `"tz-${tzdbVersion}-${listFingerprint}"`;
+    const make = (type: string, cache: Record<string, string>) => ({ ...this.base, "Content-Type": type, ...cache });
+    this.live = {
+      json: make(JSON_TYPE, { "Cache-Control": "no-store" }),
+      text: make(TEXT_TYPE, { "Cache-Control": "no-store" }),
+    };
+    this.errors = this.live;
+    const listCache = { "Cache-Control": "public, max-age=3600", ETag: this.listEtag };
+    this.lists = { json: make(JSON_TYPE, listCache), text: make(TEXT_TYPE, listCache) };
+  }
+
+  /** A time object: never cached, it is stale a microsecond later. */
+  timeObject(body: string, format: Format, head: boolean): Response {
+    return new Response(head ? null : body, { headers: this.live[format] });
+  }
+
+  /** A list of names: cacheable, revalidated by an ETag derived from the data version. */
+  list(names: readonly string[], format: Format, head: boolean, ifNoneMatch: string | null): Response {
+    if (ifNoneMatch !== null && etagMatches(ifNoneMatch, this.listEtag)) {
+      return new Response(null, { status: 304, headers: this.lists[format] });
+    }
+    const body = format === "json" ? JSON.stringify(names) : names.length ? `${names.join("\n")}\n` : "";
+    return new Response(head ? null : body, { headers: this.lists[format] });
+  }
+
+  /** The one error shape: {"error": message}, or the message as text for `.txt`. */
+  error(error: ZonetimeError, format: Format, head: boolean, extra?: Record<string, string>): Response {
+    const body = format === "json" ? JSON.stringify({ error: error.message }) : `${error.message}\n`;
+    return new Response(head ? null : body, { status: error.status, headers: extra ? { ...this.errors[format], ...extra } : this.errors[format] });
+  }
+
+  methodNotAllowed(format: Format, error: ZonetimeError): Response {
+    return this.error(error, format, false, { Allow: ALLOWED_METHODS });
+  }
+
+  /** CORS preflight: no body, which methods and headers may follow, and for how long. */
+  preflight(): Response {
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...this.base,
+        "Access-Control-Allow-Methods": ALLOWED_METHODS,
+        "Access-Control-Allow-Headers": "*",
+        "Access-Control-Max-Age": PREFLIGHT_MAX_AGE,
+        Allow: ALLOWED_METHODS,
+        "Cache-Control": "public, max-age=86400",
+      },
+    });
+  }
+
+  /** Any other response (a static file, /health) with the common headers added. */
+  withBase(headers: Record<string, string>): Record<string, string> {
+    return { ...this.base, ...headers };
+  }
+}
+
+/** If-None-Match holds `*` or a list of (possibly weak) entity tags. */
+function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === "*") return true;
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
