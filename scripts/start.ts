@@ -1,0 +1,43 @@
+// `bun run start`: builds generated/ when it is missing or was built from another source
+// than data/tzdb holds now, then starts the service (see server/main.ts for the
+// environment it reads).
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { readConfig, ConfigError } from "../server/config.ts";
+import { logError, logEvent } from "../server/log.ts";
+import { startServer } from "../server/main.ts";
+import { build } from "./build.ts";
+import { readManifest } from "./manifest.ts";
+import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
+import { readTzdbSource } from "./tzdb/build-zones.ts";
+import { sha256Hex } from "./write-atomically.ts";
+
+/** Why generated/ must be rebuilt, or null when it is current. */
+async function staleness(dataDir: string): Promise<string | null> {
+  const manifest = await readManifest(dataDir);
+  if (!manifest) return "no manifest.json";
+  for (const file of [manifest.tzdb.file, ...(manifest.ip?.files ?? []).map((f) => f.name)]) {
+    if (!existsSync(join(dataDir, file))) return `${file} is missing`;
+  }
+  if (!manifest.ip) return "no IP tables";
+  const source = await readTzdbSource(DEFAULT_TZDB_DIR);
+  if (sha256Hex(source.text) !== manifest.tzdb.sourceSha256) return "data/tzdb changed since the last build";
+  if ((process.env.IP_SOURCE || undefined) !== undefined && !manifest.ip.source.includes(process.env.IP_SOURCE!)) {
+    return "IP_SOURCE differs from the last build";
+  }
+  return null;
+}
+
+try {
+  const config = readConfig(process.env, DEFAULT_DATA_DIR);
+  const reason = await staleness(config.dataDir);
+  if (reason) {
+    logEvent("building", { reason, dataDir: config.dataDir });
+    await build({ tzdbDir: DEFAULT_TZDB_DIR, outDir: config.dataDir, ipSource: process.env.IP_SOURCE || undefined });
+  }
+  await startServer(config);
+} catch (error) {
+  logError(error instanceof ConfigError ? "bad_configuration" : "start_failed", error);
+  process.exit(1);
+}
