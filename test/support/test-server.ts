@@ -1,0 +1,37 @@
+// A real build of the repository's data into a temporary directory (once per test run),
+// and the real server started on it, listening on a free port of 127.0.0.1.
+
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build } from "../../scripts/build.ts";
+import { createFetchHandler, type AppState } from "../../server/app.ts";
+import { realtimeClock } from "../../server/clock.ts";
+import { loadData } from "../../server/data.ts";
+import { startServer } from "../../server/main.ts";
+
+export const ROOT = join(import.meta.dir, "..", "..");
+
+let dataDir: Promise<string> | null = null;
+
+/** generated/ for tests: built from data/tzdb and the embedded IP source, never the repo's own generated/. */
+export function testDataDir(): Promise<string> {
+  dataDir ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zonetime-test-data-"));
+    await build({ tzdbDir: join(ROOT, "data", "tzdb"), outDir: dir });
+    return dir;
+  })();
+  return dataDir;
+}
+
+export async function startTestServer(): Promise<{ url: string; port: number; stop: () => void }> {
+  const { server } = await startServer({ port: 0, host: "127.0.0.1", dataDir: await testDataDir(), accessLog: false });
+  return { url: `http://127.0.0.1:${server.port}`, port: server.port!, stop: () => server.stop(true) };
+}
+
+/** The fetch handler alone, for calling with `new Request(...)`. */
+export async function testHandler(): Promise<(req: Request) => Response> {
+  const state: AppState = { data: await loadData(await testDataDir()), clock: realtimeClock, accessLog: false, startedAt: Date.now() };
+  const handler = createFetchHandler(state);
+  return (req) => handler(req, null);
+}
