@@ -19,6 +19,8 @@ if $want_test_tools; then
   need make make
   need awk mawk
   need openssl openssl
+  need curl curl
+  need python3 python3
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bootstrap: installing ${missing[*]} from Debian" >&2
