@@ -12,7 +12,7 @@ export function rawRequest(port: number, bytes: string | Uint8Array, timeoutMs =
       resolve(Buffer.concat(chunks).toString("latin1"));
     }, timeoutMs);
     socket.on("connect", () => socket.write(bytes));
-    socket.on("data", (d) => chunks.push(d));
+    socket.on("data", (d: Buffer) => chunks.push(d));
     socket.on("error", (e) => {
       clearTimeout(timer);
       if (chunks.length > 0) resolve(Buffer.concat(chunks).toString("latin1"));
