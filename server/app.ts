@@ -27,7 +27,7 @@ export function createFetchHandler(state: AppState): FetchHandler {
     let response: Response;
     try {
       response = handleApi(
-        { method: req.method, url: req.url, ifNoneMatch: req.headers.get("if-none-match"), clientAddress },
+        { method: req.method, url: req.url, ifNoneMatch: () => req.headers.get("if-none-match"), clientAddress },
         state.data,
         state.clock,
       ) ?? serviceRoute(req, state);

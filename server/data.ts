@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { ApiData } from "./http/api.ts";
 import { Responses } from "./http/responses.ts";
 import { IpTables } from "./ip/ip-locator.ts";
+import { TimeObjectRenderer } from "./time-object-renderer.ts";
 import { ZoneTable } from "./tz/zone-table.ts";
 
 export interface LoadedData extends ApiData {
@@ -20,5 +21,11 @@ export async function loadData(dataDir: string, extraHeaders: Record<string, str
   const manifestFile = Bun.file(join(dataDir, "manifest.json"));
   const manifest = (await manifestFile.exists()) ? ((await manifestFile.json()) as Record<string, unknown>) : {};
   const fingerprint = Bun.hash(zones.names.join("\n")).toString(16);
-  return { zones, ip, manifest, responses: new Responses(zones.tzdbVersion, fingerprint, extraHeaders) };
+  return {
+    zones,
+    ip,
+    manifest,
+    responses: new Responses(zones.tzdbVersion, fingerprint, extraHeaders),
+    renderer: new TimeObjectRenderer(zones),
+  };
 }

@@ -34,20 +34,21 @@ export const TIME_OBJECT_KEYS: readonly (keyof TimeObject)[] = [
 
 const utcSuffix = (profile: Profile) => (profile === "wta" ? "+00:00" : "Z");
 
+/** `fraction` replaces the six microsecond digits (the renderer's template marker). */
 export function buildTimeObject(
   table: ZoneTable,
   name: ResolvedName,
   instant: Instant,
   clientIp: string | null,
   profile: Profile,
+  fraction = `.${pad6(instant.micros)}`,
 ): TimeObject {
-  const { seconds, micros } = instant;
+  const { seconds } = instant;
   const { type } = table.periodAt(name.zone, seconds);
   const dstOffset = type.isdst ? type.save : 0;
   const local = seconds + type.utoff;
   const localDays = Math.floor(local / SECONDS_PER_DAY);
   const offset = formatOffset(type.utoff);
-  const fraction = `.${pad6(micros)}`;
   let dstFrom: string | null = null;
   let dstUntil: string | null = null;
   if (type.isdst) {

@@ -9,20 +9,7 @@ import { readTzdbSource } from "../tzdb/build-zones.ts";
 import { DEFAULT_TZDB_DIR } from "../paths.ts";
 import { encodeZones } from "../../server/tz/zones-format.ts";
 import { ZoneTable } from "../../server/tz/zone-table.ts";
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-function nsPerOp(batches: number, perBatch: number, body: (i: number) => number): number {
-  const samples: number[] = [];
-  let sink = 0;
-  for (let b = 0; b < batches; b++) {
-    const start = Bun.nanoseconds();
-    for (let i = 0; i < perBatch; i++) sink += body(i);
-    samples.push((Bun.nanoseconds() - start) / perBatch);
-  }
-  if (sink === 42.5) console.log(""); // keep the work observable
-  return median(samples);
-}
+import { median, nsPerOp } from "./timing.ts";
 
 export async function benchTz(): Promise<void> {
   const source = await readTzdbSource(DEFAULT_TZDB_DIR);

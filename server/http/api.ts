@@ -12,7 +12,8 @@ import type { Clock, Instant } from "../clock.ts";
 import { formatIp, parseIp } from "../ip/address.ts";
 import type { IpLocator } from "../ip/ip-locator.ts";
 import { lookupKey } from "../ip/special-ranges.ts";
-import { buildTimeObject, timeObjectJson, timeObjectText, type Profile } from "../time-object.ts";
+import type { Profile } from "../time-object.ts";
+import type { TimeObjectRenderer } from "../time-object-renderer.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
 import { invalidAt, parseAt } from "./at-param.ts";
 import { HttpError, MALFORMED_IP, MALFORMED_PATH, METHOD_NOT_ALLOWED, NOT_FOUND, UNKNOWN_LOCATION } from "./http-errors.ts";
@@ -24,12 +25,14 @@ export interface ApiData {
   zones: ZoneTable;
   ip: IpLocator;
   responses: Responses;
+  renderer: TimeObjectRenderer;
 }
 
 export interface ApiRequest {
   method: string;
   url: string;
-  ifNoneMatch: string | null;
+  /** If-None-Match, read only by the routes that answer lists (reading headers materialises them). */
+  ifNoneMatch: () => string | null;
   /** The resolved client address (socket peer, or the trusted proxy's client), if known. */
   clientAddress: string | null;
 }
@@ -44,19 +47,28 @@ interface Route {
   path: string;
 }
 
+const SLASH = 47;
+
+/** True when `path` ends in `.txt`, any case (char codes: no substring or case-folding allocation on the hot path). */
+function endsWithTxt(path: string): boolean {
+  const n = path.length;
+  return n > 4 && path.charCodeAt(n - 4) === 46 && (path.charCodeAt(n - 3) | 32) === 116 &&
+    (path.charCodeAt(n - 2) | 32) === 120 && (path.charCodeAt(n - 1) | 32) === 116;
+}
+
 function parseRoute(rawPath: string): Route {
   let path = rawPath;
   let profile: Profile = "spec";
-  if (path === "/api" || path.startsWith("/api/")) {
+  if (path.startsWith("/api") && (path.length === 4 || path.charCodeAt(4) === SLASH)) {
     profile = "wta";
-    path = path.slice(4) || "/";
+    path = path.length === 4 ? "/" : path.slice(4);
   }
   let format: Format = "json";
-  if (path.length > 4 && path.slice(-4).toLowerCase() === ".txt") {
+  if (endsWithTxt(path)) {
     format = "text";
     path = path.slice(0, -4);
   }
-  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+  if (path.length > 1 && path.charCodeAt(path.length - 1) === SLASH) path = path.slice(0, -1);
   return { profile, format, path };
 }
 
@@ -85,7 +97,7 @@ function answer(route: Route, query: string, request: ApiRequest, data: ApiData,
   const { zones, responses } = data;
   const path = route.path;
 
-  if (path === "/timezone") return responses.list(zones.names, route.format, head, request.ifNoneMatch);
+  if (path === "/timezone") return responses.list(zones.names, route.format, head, request.ifNoneMatch());
 
   if (path.startsWith("/timezone/")) {
     const raw = path.slice("/timezone/".length);
@@ -96,10 +108,10 @@ function answer(route: Route, query: string, request: ApiRequest, data: ApiData,
     const resolved = zones.resolve(name);
     if (resolved) {
       const instant = instantOf(query, clock);
-      return timeObjectResponse(zones, resolved, instant, request.clientAddress, route, responses, head);
+      return responses.timeObject(data.renderer.render(resolved, instant, request.clientAddress, route.profile, route.format), route.format, head);
     }
     const under = namesUnder(zones, name);
-    if (under.length > 0) return responses.list(under, route.format, head, request.ifNoneMatch);
+    if (under.length > 0) return responses.list(under, route.format, head, request.ifNoneMatch());
     throw UNKNOWN_LOCATION();
   }
 
@@ -121,7 +133,7 @@ function answer(route: Route, query: string, request: ApiRequest, data: ApiData,
     if (!resolved) throw UNKNOWN_LOCATION();
     const instant = instantOf(query, clock);
     const shown = path === "/ip" ? request.clientAddress : formatIp(address);
-    return timeObjectResponse(zones, resolved, instant, shown, route, responses, head);
+    return responses.timeObject(data.renderer.render(resolved, instant, shown, route.profile, route.format), route.format, head);
   }
 
   throw NOT_FOUND();
@@ -132,20 +144,6 @@ function instantOf(query: string, clock: Clock): Instant {
   if (at === undefined) return clock();
   if (at === null) throw invalidAt(); // a broken percent-escape
   return parseAt(at);
-}
-
-function timeObjectResponse(
-  zones: ZoneTable,
-  resolved: NonNullable<ReturnType<ZoneTable["resolve"]>>,
-  instant: Instant,
-  clientIp: string | null,
-  route: Route,
-  responses: Responses,
-  head: boolean,
-): Response {
-  const object = buildTimeObject(zones, resolved, instant, clientIp, route.profile);
-  const body = route.format === "json" ? timeObjectJson(object) : timeObjectText(object, route.profile);
-  return responses.timeObject(body, route.format, head);
 }
 
 /** Names under a prefix such as `America` or `america/argentina`, canonical casing. */

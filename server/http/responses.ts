@@ -14,9 +14,10 @@ export const TZDB_VERSION_HEADER = "X-Tzdb-Version";
 
 export class Responses {
   private readonly base: Record<string, string>;
-  private readonly live: Record<Format, Record<string, string>>;
+  // Headers instances, built once: Bun copies a Headers faster than a plain object.
+  private readonly live: Record<Format, Headers>;
   private readonly errors: Record<Format, Record<string, string>>;
-  private readonly lists: Record<Format, Record<string, string>>;
+  private readonly lists: Record<Format, Headers>;
   readonly listEtag: string;
 
   /** `extraHeaders` go on every response (HSTS when serving TLS). */
@@ -30,17 +31,17 @@ export class Responses {
     };
     this.listEtag = `"tz-${tzdbVersion}-${listFingerprint}"`;
     const make = (type: string, cache: Record<string, string>) => ({ ...this.base, "Content-Type": type, ...cache });
-    this.live = {
+    this.errors = {
       json: make(JSON_TYPE, { "Cache-Control": "no-store" }),
       text: make(TEXT_TYPE, { "Cache-Control": "no-store" }),
     };
-    this.errors = this.live;
+    this.live = { json: new Headers(this.errors.json), text: new Headers(this.errors.text) };
     const listCache = { "Cache-Control": "public, max-age=3600", ETag: this.listEtag };
-    this.lists = { json: make(JSON_TYPE, listCache), text: make(TEXT_TYPE, listCache) };
+    this.lists = { json: new Headers(make(JSON_TYPE, listCache)), text: new Headers(make(TEXT_TYPE, listCache)) };
   }
 
   /** A time object: never cached, it is stale a microsecond later. */
-  timeObject(body: string, format: Format, head: boolean): Response {
+  timeObject(body: Uint8Array, format: Format, head: boolean): Response {
     return new Response(head ? null : body, { headers: this.live[format] });
   }
 
@@ -49,8 +50,7 @@ export class Responses {
     if (ifNoneMatch !== null && etagMatches(ifNoneMatch, this.listEtag)) {
       return new Response(null, { status: 304, headers: this.lists[format] });
     }
-    const body = format === "json" ? JSON.stringify(names) : names.length ? `${names.join("\n")}\n` : "";
-    return new Response(head ? null : body, { headers: this.lists[format] });
+    return new Response(head ? null : listBody(names, format), { headers: this.lists[format] });
   }
 
   /** The one error shape: {"error": message}, or the message as text for `.txt`. */
@@ -82,6 +82,17 @@ export class Responses {
   withBase(headers: Record<string, string>): Record<string, string> {
     return { ...this.base, ...headers };
   }
+}
+
+const listBodies = new WeakMap<readonly string[], Record<Format, string>>();
+
+/** A list array (the full one lives as long as its data) is rendered once; transient ones are collected with their entry. */
+function listBody(names: readonly string[], format: Format): string {
+  const cached = listBodies.get(names);
+  if (cached) return cached[format];
+  const bodies = { json: JSON.stringify(names), text: names.length ? `${names.join("\n")}\n` : "" };
+  listBodies.set(names, bodies);
+  return bodies[format];
 }
 
 /** If-None-Match holds `*` or a list of (possibly weak) entity tags. */

@@ -1,0 +1,23 @@
+// `bun run bench`: every benchmark, in order: tz tables, IP tables, HTTP. Builds
+// generated/ first when it is missing. Timings are reported as ratios to baselines
+// measured in the same run, never asserted.
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { build } from "../build.ts";
+import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "../paths.ts";
+import { benchHttp } from "./http.ts";
+import { benchIp } from "./ip-lookup.ts";
+import { benchTz } from "./tz-lookup.ts";
+
+const dataDir = process.env.DATA_DIR || DEFAULT_DATA_DIR;
+if (!existsSync(join(dataDir, "manifest.json"))) {
+  const started = performance.now();
+  await build({ tzdbDir: DEFAULT_TZDB_DIR, outDir: dataDir });
+  console.log(`built ${dataDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+await benchTz();
+console.log();
+await benchIp(dataDir);
+console.log();
+await benchHttp(dataDir);
