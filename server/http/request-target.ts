@@ -11,7 +11,12 @@ export interface RequestTarget {
 
 export function requestTarget(url: string): RequestTarget {
   let start = 0;
-  if (url.charCodeAt(0) !== 47 /* / */) {
+  if (url.startsWith("http://")) {
+    // The common case: Bun's absolute URL built from a sane Host header.
+    const slash = url.indexOf("/", 7);
+    const question = url.indexOf("?", 7);
+    start = slash >= 0 && (question < 0 || slash < question) ? slash : question >= 0 ? question : url.length;
+  } else if (url.charCodeAt(0) !== 47 /* / */) {
     const scheme = url.indexOf("://");
     if (scheme >= 0) {
       const slash = url.indexOf("/", scheme + 3);
