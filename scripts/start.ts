@@ -1,12 +1,12 @@
 // `bun run start`: builds generated/ when it is missing or was built from another source
-// than data/tzdb holds now, then starts the service (see server/main.ts for the
+// than data/tzdb holds now, then starts the service (see server/config.ts for the
 // environment it reads).
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readConfig, ConfigError } from "../server/config.ts";
 import { logError, logEvent } from "../server/log.ts";
-import { startServer } from "../server/main.ts";
+import { runService } from "../server/run.ts";
 import { build } from "./build.ts";
 import { readManifest } from "./manifest.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
@@ -36,7 +36,7 @@ try {
     logEvent("building", { reason, dataDir: config.dataDir });
     await build({ tzdbDir: DEFAULT_TZDB_DIR, outDir: config.dataDir, ipSource: process.env.IP_SOURCE || undefined });
   }
-  await startServer(config);
+  await runService(config);
 } catch (error) {
   logError(error instanceof ConfigError ? "bad_configuration" : "start_failed", error);
   process.exit(1);

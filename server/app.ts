@@ -1,77 +1,159 @@
-// The fetch handler: the API first, then the service's own paths (/, /health); anything
-// else is a 404 in the one error shape. Any exception that escapes is logged and answered
-// with a JSON 500, never a stack trace (and every 500 is a bug to fix).
+// The fetch handler around the API: who the client is (socket peer, or through trusted
+// proxies), rate limits, the service's own paths (/, /health, /metrics), `Connection:
+// close` while draining, metrics and the access log. Any exception that escapes is
+// logged and answered with a JSON 500, never a stack trace (and every 500 is a bug).
 
 import type { Server } from "bun";
-import { peerAddress } from "./client-address.ts";
 import type { Clock } from "./clock.ts";
+import type { Config } from "./config.ts";
 import type { LoadedData } from "./data.ts";
-import { handleApi } from "./http/api.ts";
+import { endsWithTxt, handleApi } from "./http/api.ts";
+import { peerAddress, resolveClient } from "./http/client-address.ts";
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http/http-errors.ts";
+import { RateLimiter } from "./http/rate-limiter.ts";
 import { requestTarget } from "./http/request-target.ts";
 import { logError, logEvent } from "./log.ts";
+import { readClockSync } from "./ops/clock-sync.ts";
+import { Metrics, routeOf } from "./ops/metrics.ts";
 
 export interface AppState {
   data: LoadedData;
   clock: Clock;
-  accessLog: boolean;
+  config: Config;
+  limiter: RateLimiter | null;
+  metrics: Metrics;
+  /** Set on SIGTERM: every answer carries `Connection: close`, readiness fails. */
+  draining: boolean;
   startedAt: number;
+  /** Which worker process this is ("0" when running alone). */
+  workerId: string;
+}
+
+export function createAppState(data: LoadedData, clock: Clock, config: Config, workerId = "0"): AppState {
+  return {
+    data,
+    clock,
+    config,
+    limiter: config.rateLimit ? new RateLimiter(config.rateLimit) : null,
+    metrics: new Metrics(),
+    draining: false,
+    startedAt: Date.now(),
+    workerId,
+  };
 }
 
 export type FetchHandler = (req: Request, server: Server<unknown> | null) => Response;
 
+const HEALTH_ROUTE = 3;
+const METRICS_ROUTE = 4;
+
 export function createFetchHandler(state: AppState): FetchHandler {
+  const trusted = state.config.trustedProxies;
   return (req, server) => {
-    const started = state.accessLog ? performance.now() : 0;
-    const clientAddress = peerAddress(req, server);
+    const started = performance.now();
+    const target = requestTarget(req.url);
+    const peer = peerAddress(req, server);
+    const client = trusted.length > 0 ? resolveClient(peer, req.headers, trusted) : peer;
+    const route = routeOf(target.path);
     let response: Response;
     try {
-      response = handleApi(
-        { method: req.method, url: req.url, ifNoneMatch: () => req.headers.get("if-none-match"), clientAddress },
-        state.data,
-        state.clock,
-      ) ?? serviceRoute(req, state);
+      const refusal = route === HEALTH_ROUTE || route === METRICS_ROUTE ? null : rateLimit(state, client, req.method, target.path);
+      response = refusal ??
+        handleApi({ method: req.method, target, ifNoneMatch: () => req.headers.get("if-none-match"), clientAddress: client }, state.data, state.clock) ??
+        serviceRoute(req.method, target.path, state);
     } catch (error) {
-      logError("request_failed", error, { method: req.method, url: req.url });
+      logError("request_failed", error, { method: req.method, path: target.path.slice(0, 256) });
       response = internalError(state);
     }
-    if (state.accessLog) {
+    if (state.draining) response.headers.set("Connection", "close");
+    const seconds = (performance.now() - started) / 1000;
+    state.metrics.observe(route, response.status, seconds);
+    if (state.config.accessLog) {
       logEvent("request", {
-        method: req.method,
-        path: requestTarget(req.url).path.slice(0, 256),
+        method: req.method.slice(0, 16),
+        path: target.path.slice(0, 256),
         status: response.status,
-        client: clientAddress,
-        ms: Math.round((performance.now() - started) * 1000) / 1000,
+        client,
+        ms: Math.round(seconds * 1e6) / 1000,
       });
     }
     return response;
   };
 }
 
-function serviceRoute(req: Request, state: AppState): Response {
-  const { responses, zones } = state.data;
-  const { path } = requestTarget(req.url);
-  const head = req.method === "HEAD";
-  if (req.method === "OPTIONS") return responses.preflight();
-  if (req.method !== "GET" && !head) return responses.methodNotAllowed("json", METHOD_NOT_ALLOWED());
-  if (path === "/health") {
-    const body = JSON.stringify({
-      status: "ok",
-      tzdb: zones.tzdbVersion,
-      ip: state.data.manifest.ip ?? null,
-      uptime_seconds: Math.floor((Date.now() - state.startedAt) / 1000),
+function rateLimit(state: AppState, client: string | null, method: string, path: string): Response | null {
+  if (state.limiter === null) return null;
+  const decision = state.limiter.take(client);
+  if (decision.allowed) return null;
+  state.metrics.rateLimited++;
+  const error = new HttpError("rate_limited", 429, `too many requests: the limit is ${state.limiter.policy.replace(";w=", " per ")} seconds per client`);
+  return state.data.responses.error(error, endsWithTxt(path) ? "text" : "json", method === "HEAD", {
+    "Retry-After": String(decision.retryAfterSeconds),
+    "RateLimit-Policy": `"default";q=${state.config.rateLimit!.burst};w=${state.config.rateLimit!.windowSeconds}`,
+    RateLimit: `"default";r=0;t=${decision.retryAfterSeconds}`,
+  });
+}
+
+function serviceRoute(method: string, path: string, state: AppState): Response {
+  const { responses } = state.data;
+  const head = method === "HEAD";
+  if (method === "OPTIONS") return responses.preflight();
+  if (method !== "GET" && !head) return responses.methodNotAllowed("json", METHOD_NOT_ALLOWED());
+  const json = (status: number, body: unknown, cache = "no-store") =>
+    new Response(head ? null : JSON.stringify(body), {
+      status,
+      headers: responses.withBase({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": cache }),
     });
-    return new Response(head ? null : body, { headers: responses.withBase({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" }) });
+  if (path === "/health/live") return json(200, { live: true });
+  if (path === "/health/ready") return json(state.draining ? 503 : 200, { ready: !state.draining });
+  if (path === "/health") return json(state.draining ? 503 : 200, healthReport(state));
+  if (path === "/metrics") {
+    const manifestIp = state.data.manifest.ip as { source?: string; dataDate?: string } | undefined;
+    const body = state.metrics.render({
+      worker: state.workerId,
+      workers: state.config.workers,
+      tzdb: state.data.zones.tzdbVersion,
+      ipSource: manifestIp?.source ?? "unknown",
+      ipDate: manifestIp?.dataDate ?? "unknown",
+      uptimeSeconds: Math.floor((Date.now() - state.startedAt) / 1000),
+    });
+    return new Response(head ? null : body, {
+      headers: responses.withBase({ "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" }),
+    });
   }
   if (path === "/") {
-    const body = JSON.stringify({
+    return json(200, {
       service: "zonetime",
-      tzdb: zones.tzdbVersion,
-      endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/api/... (WorldTimeAPI profile)"],
-    });
-    return new Response(head ? null : body, { headers: responses.withBase({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300" }) });
+      tzdb: state.data.zones.tzdbVersion,
+      endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/api/... (WorldTimeAPI profile)", "/health", "/metrics"],
+    }, "public, max-age=300");
   }
   return responses.error(NOT_FOUND(), "json", head);
+}
+
+export function healthReport(state: AppState) {
+  const ip = state.data.manifest.ip as { source?: string; version?: string; dataDate?: string } | undefined;
+  const clock = readClockSync();
+  return {
+    status: state.draining ? "draining" : "ok",
+    live: true,
+    ready: !state.draining,
+    worker: state.workerId,
+    uptime_seconds: Math.floor((Date.now() - state.startedAt) / 1000),
+    data: {
+      tzdb: state.data.zones.tzdbVersion,
+      tables_built: state.data.zones.builtAt,
+      ip_source: ip?.source ?? null,
+      ip_version: ip?.version ?? null,
+      ip_data_date: ip?.dataDate ?? null,
+    },
+    clock: {
+      synchronised: clock.synchronised,
+      kernel_state: clock.state,
+      estimated_error_us: clock.estimatedErrorMicros,
+      max_error_us: clock.maxErrorMicros,
+    },
+  };
 }
 
 export function internalError(state: AppState): Response {

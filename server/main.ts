@@ -1,52 +1,141 @@
-// Starts the HTTP service on the tables in DATA_DIR (default generated/). Run through
-// `bun run start`, which builds the tables first when they are missing or stale.
+// One serving process: loads the tables, listens (HTTP or HTTPS, plus the optional
+// plain-HTTP redirect port), drains on SIGTERM, reloads the tables on SIGHUP. Run alone
+// (WORKERS=1) or as a worker of server/supervisor.ts, which binds every worker to the
+// same port with reusePort.
 
-import { join } from "node:path";
-import { createFetchHandler, internalError, type AppState } from "./app.ts";
+import { constants } from "node:crypto";
+import { createAppState, createFetchHandler, internalError, type AppState } from "./app.ts";
 import { realtimeClock, realtimeClockSource } from "./clock.ts";
-import { ConfigError, readConfig, type Config } from "./config.ts";
+import type { Config } from "./config.ts";
 import { loadData } from "./data.ts";
 import { logError, logEvent } from "./log.ts";
 
-export async function startServer(config: Config) {
-  const data = await loadData(config.dataDir);
-  const state: AppState = { data, clock: realtimeClock, accessLog: config.accessLog, startedAt: Date.now() };
+export interface Service {
+  server: BunServer;
+  redirect: BunServer | null;
+  state: AppState;
+  /** Stops accepting, answers what is in flight with `Connection: close`, then resolves. */
+  drain(): Promise<void>;
+  /** Loads generated/ again; on any error keeps the tables it has and reports false. */
+  reload(): Promise<boolean>;
+}
+
+/** HTTP Strict Transport Security for a year, on every HTTPS answer. */
+const HSTS = "max-age=31536000; includeSubDomains";
+// TLS 1.2 and 1.3 only.
+const NO_OLD_TLS = constants.SSL_OP_NO_SSLv3 | constants.SSL_OP_NO_TLSv1 | constants.SSL_OP_NO_TLSv1_1;
+
+function extraHeaders(config: Config): Record<string, string> {
+  return config.tls ? { "Strict-Transport-Security": HSTS } : {};
+}
+
+type BunServer = ReturnType<typeof Bun.serve>;
+
+/** HOST, or by default `::` (IPv6 and IPv4), falling back to `0.0.0.0` where there is no IPv6. */
+function listen(host: string | null, serve: (hostname: string) => BunServer): BunServer {
+  if (host !== null) return serve(host);
+  try {
+    return serve("::");
+  } catch {
+    return serve("0.0.0.0");
+  }
+}
+
+export async function startServer(config: Config, options: { reusePort?: boolean; workerId?: string } = {}): Promise<Service> {
+  const data = await loadData(config.dataDir, extraHeaders(config));
+  const state = createAppState(data, realtimeClock, config, options.workerId ?? "0");
   const fetch = createFetchHandler(state);
-  const options = {
+  const server = listen(config.host, (hostname) => Bun.serve({
+    hostname,
     port: config.port,
+    reusePort: options.reusePort ?? false,
     development: false,
+    // Slow or idle clients are cut after this long (slowloris costs them, not us).
+    idleTimeout: 30,
+    tls: config.tls
+      ? { cert: Bun.file(config.tls.certFile), key: Bun.file(config.tls.keyFile), secureOptions: NO_OLD_TLS }
+      : undefined,
     fetch,
     error(error: Error) {
       logError("unhandled", error);
       return internalError(state);
     },
-  } as const;
-  let server: ReturnType<typeof Bun.serve>;
-  if (config.host !== null) {
-    server = Bun.serve({ ...options, hostname: config.host });
-  } else {
-    try {
-      server = Bun.serve({ ...options, hostname: "::" });
-    } catch {
-      server = Bun.serve({ ...options, hostname: "0.0.0.0" }); // a host without IPv6
-    }
+  }));
+
+  let redirect: BunServer | null = null;
+  if (config.tls && config.httpRedirectPort !== null) {
+    const httpsPort = server.port;
+    redirect = listen(config.host, (hostname) => Bun.serve({
+      hostname,
+      port: config.httpRedirectPort!,
+      reusePort: options.reusePort ?? false,
+      development: false,
+      idleTimeout: 10,
+      fetch(req: Request) {
+        // The Host header chooses only the name in the Location, never where we connect;
+        // a missing or odd one falls back to the request's own target host.
+        const url = req.url;
+        const hostMatch = /^https?:\/\/([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d+)?(\/[^#]*)?$/.exec(url);
+        if (!hostMatch) return new Response("Use HTTPS.\n", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+        const port = httpsPort === 443 ? "" : `:${httpsPort}`;
+        return new Response(null, {
+          status: 308,
+          headers: { Location: `https://${hostMatch[1]}${port}${hostMatch[2] ?? "/"}`, "Access-Control-Allow-Origin": "*" },
+        });
+      },
+    }));
   }
+
   logEvent("listening", {
-    url: `http://${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`,
+    url: `${config.tls ? "https" : "http"}://${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`,
+    redirectPort: redirect?.port ?? null,
+    worker: state.workerId,
     tzdb: data.zones.tzdbVersion,
     ipRanges: data.ip.rangeCounts,
     clock: realtimeClockSource,
     dataDir: config.dataDir,
   });
-  return { server, state };
+
+  return {
+    server,
+    redirect,
+    state,
+    async drain() {
+      state.draining = true;
+      logEvent("draining", { worker: state.workerId, inFlight: server.pendingRequests });
+      redirect?.stop();
+      const deadline = Bun.sleep(config.drainSeconds * 1000).then(() => "deadline" as const);
+      const stopped = server.stop(false).then(() => "drained" as const);
+      const outcome = await Promise.race([stopped, deadline]);
+      if (outcome === "deadline") await server.stop(true);
+      logEvent("stopped", { worker: state.workerId, outcome });
+    },
+    async reload() {
+      try {
+        state.data = await loadData(config.dataDir, extraHeaders(config));
+        state.metrics.reloads.ok++;
+        logEvent("reloaded", { worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts });
+        return true;
+      } catch (error) {
+        state.metrics.reloads.failed++;
+        logError("reload_failed", error, { worker: state.workerId, keptTzdb: state.data.zones.tzdbVersion });
+        return false;
+      }
+    },
+  };
 }
 
-if (import.meta.main) {
-  try {
-    await startServer(readConfig(process.env, join(import.meta.dir, "..", "generated")));
-  } catch (error) {
-    if (error instanceof ConfigError) logError("bad_configuration", error);
-    else logError("start_failed", error);
-    process.exit(1);
-  }
+/** SIGTERM/SIGINT drain then exit; SIGHUP reloads. For a process that serves (worker or alone). */
+export function handleSignals(service: Service): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logEvent("signal", { signal, worker: service.state.workerId });
+    await service.drain();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGHUP", () => void service.reload());
 }

@@ -50,7 +50,7 @@ export async function benchHttp(dataDir: string): Promise<void> {
     return;
   }
   const root = join(import.meta.dir, "..", "..");
-  const service = await startProcess(["bun", join(root, "server", "main.ts")], { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1" });
+  const service = await startProcess(["bun", join(root, "server", "run.ts")], { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1" });
   const sample = await (await fetch(`${service.url}/timezone/Europe/London`)).text();
   const baseline = await startProcess(["bun", join(import.meta.dir, "baseline-server.ts")], { BODY_BYTES: String(sample.length) });
   try {

@@ -17,7 +17,7 @@ import type { TimeObjectRenderer } from "../time-object-renderer.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
 import { invalidAt, parseAt } from "./at-param.ts";
 import { HttpError, MALFORMED_IP, MALFORMED_PATH, METHOD_NOT_ALLOWED, NOT_FOUND, UNKNOWN_LOCATION } from "./http-errors.ts";
-import { queryParam, requestTarget, safeDecode } from "./request-target.ts";
+import { queryParam, safeDecode, type RequestTarget } from "./request-target.ts";
 import type { Format, Responses } from "./responses.ts";
 
 /** The tables a request is answered from; replaced as a whole when data is reloaded. */
@@ -30,7 +30,8 @@ export interface ApiData {
 
 export interface ApiRequest {
   method: string;
-  url: string;
+  /** The raw path and query (see request-target.ts). */
+  target: RequestTarget;
   /** If-None-Match, read only by the routes that answer lists (reading headers materialises them). */
   ifNoneMatch: () => string | null;
   /** The resolved client address (socket peer, or the trusted proxy's client), if known. */
@@ -50,7 +51,7 @@ interface Route {
 const SLASH = 47;
 
 /** True when `path` ends in `.txt`, any case (char codes: no substring or case-folding allocation on the hot path). */
-function endsWithTxt(path: string): boolean {
+export function endsWithTxt(path: string): boolean {
   const n = path.length;
   return n > 4 && path.charCodeAt(n - 4) === 46 && (path.charCodeAt(n - 3) | 32) === 116 &&
     (path.charCodeAt(n - 2) | 32) === 120 && (path.charCodeAt(n - 1) | 32) === 116;
@@ -74,7 +75,7 @@ function parseRoute(rawPath: string): Route {
 
 /** Answers an API path, or returns null when the path is not the API's (the site's, then). */
 export function handleApi(request: ApiRequest, data: ApiData, clock: Clock): Response | null {
-  const target = requestTarget(request.url);
+  const target = request.target;
   const route = parseRoute(target.path);
   const isApiPath = route.path === "/timezone" || route.path.startsWith("/timezone/") ||
     route.path === "/ip" || route.path.startsWith("/ip/") || (route.profile === "wta");

@@ -5,8 +5,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "../../scripts/build.ts";
-import { createFetchHandler, type AppState } from "../../server/app.ts";
+import { createAppState, createFetchHandler } from "../../server/app.ts";
 import { realtimeClock } from "../../server/clock.ts";
+import { readConfig } from "../../server/config.ts";
 import { loadData } from "../../server/data.ts";
 import { startServer } from "../../server/main.ts";
 
@@ -24,14 +25,19 @@ export function testDataDir(): Promise<string> {
   return dataDir;
 }
 
-export async function startTestServer(): Promise<{ url: string; port: number; stop: () => void }> {
-  const { server } = await startServer({ port: 0, host: "127.0.0.1", dataDir: await testDataDir(), accessLog: false });
+/** The configuration a test server runs with: a free port on 127.0.0.1, the test data, `env` on top. */
+export async function testConfig(env: Record<string, string> = {}) {
+  return readConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: await testDataDir(), WORKERS: "1", ...env });
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<{ url: string; port: number; stop: () => void }> {
+  const { server } = await startServer(await testConfig(env));
   return { url: `http://127.0.0.1:${server.port}`, port: server.port!, stop: () => server.stop(true) };
 }
 
 /** The fetch handler alone, for calling with `new Request(...)`. */
 export async function testHandler(): Promise<(req: Request) => Response> {
-  const state: AppState = { data: await loadData(await testDataDir()), clock: realtimeClock, accessLog: false, startedAt: Date.now() };
+  const state = createAppState(await loadData(await testDataDir()), realtimeClock, await testConfig());
   const handler = createFetchHandler(state);
   return (req) => handler(req, null);
 }

@@ -1,0 +1,87 @@
+// /metrics in the Prometheus text format (version 0.0.4): requests by route and status,
+// a latency histogram by route, and gauges for the data versions and workers. Counting
+// is a few array increments per request; each worker process counts its own requests
+// (label `worker`), as a scrape reaches one worker.
+
+export const ROUTES = ["timezone_list", "timezone", "ip", "health", "metrics", "site", "other"] as const;
+export type RouteLabel = (typeof ROUTES)[number];
+const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1];
+
+/** The route label of a raw path (charCode tests only; /api/... counts as its route). */
+export function routeOf(path: string): number {
+  const p = path.startsWith("/api/") ? path.slice(4) : path;
+  if (p === "/timezone" || p === "/timezone/" || p === "/timezone.txt") return 0;
+  if (p.startsWith("/timezone/")) return 1;
+  if (p === "/ip" || p.startsWith("/ip/") || p === "/ip.txt") return 2;
+  if (p === "/health") return 3;
+  if (p === "/metrics") return 4;
+  if (path.startsWith("/api")) return 6;
+  return 5;
+}
+
+export class Metrics {
+  private readonly counts = new Map<number, number[]>(); // status -> count per route
+  private readonly buckets = ROUTES.map(() => new Array<number>(BUCKETS.length + 1).fill(0));
+  private readonly sums = ROUTES.map(() => 0);
+  rateLimited = 0;
+  reloads = { ok: 0, failed: 0 };
+
+  observe(route: number, status: number, seconds: number): void {
+    let row = this.counts.get(status);
+    if (row === undefined) this.counts.set(status, (row = ROUTES.map(() => 0)));
+    row[route]!++;
+    const b = this.buckets[route]!;
+    let i = 0;
+    while (i < BUCKETS.length && seconds > BUCKETS[i]!) i++;
+    b[i]!++;
+    this.sums[route]! += seconds;
+  }
+
+  render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number }): string {
+    const w = `worker="${labels.worker}"`;
+    const lines: string[] = [];
+    lines.push("# HELP zonetime_requests_total HTTP requests answered, by route and status.");
+    lines.push("# TYPE zonetime_requests_total counter");
+    for (const [status, row] of [...this.counts].sort((a, b) => a[0] - b[0])) {
+      row.forEach((n, r) => {
+        if (n > 0) lines.push(`zonetime_requests_total{${w},route="${ROUTES[r]}",status="${status}"} ${n}`);
+      });
+    }
+    lines.push("# HELP zonetime_request_duration_seconds Time to produce a response, by route.");
+    lines.push("# TYPE zonetime_request_duration_seconds histogram");
+    ROUTES.forEach((route, r) => {
+      const b = this.buckets[r]!;
+      const total = b.reduce((x, y) => x + y, 0);
+      if (total === 0) return;
+      let cumulative = 0;
+      BUCKETS.forEach((le, i) => {
+        cumulative += b[i]!;
+        lines.push(`zonetime_request_duration_seconds_bucket{${w},route="${route}",le="${le}"} ${cumulative}`);
+      });
+      lines.push(`zonetime_request_duration_seconds_bucket{${w},route="${route}",le="+Inf"} ${total}`);
+      lines.push(`zonetime_request_duration_seconds_sum{${w},route="${route}"} ${this.sums[r]!.toFixed(6)}`);
+      lines.push(`zonetime_request_duration_seconds_count{${w},route="${route}"} ${total}`);
+    });
+    lines.push("# HELP zonetime_rate_limited_total Requests refused with 429.");
+    lines.push("# TYPE zonetime_rate_limited_total counter");
+    lines.push(`zonetime_rate_limited_total{${w}} ${this.rateLimited}`);
+    lines.push("# HELP zonetime_reloads_total Data reloads on SIGHUP, by result.");
+    lines.push("# TYPE zonetime_reloads_total counter");
+    lines.push(`zonetime_reloads_total{${w},result="ok"} ${this.reloads.ok}`);
+    lines.push(`zonetime_reloads_total{${w},result="failed"} ${this.reloads.failed}`);
+    lines.push("# HELP zonetime_data_info The data versions being served.");
+    lines.push("# TYPE zonetime_data_info gauge");
+    lines.push(`zonetime_data_info{${w},tzdb="${labels.tzdb}",ip_source="${escapeLabel(labels.ipSource)}",ip_date="${labels.ipDate}"} 1`);
+    lines.push("# HELP zonetime_workers Worker processes configured.");
+    lines.push("# TYPE zonetime_workers gauge");
+    lines.push(`zonetime_workers ${labels.workers}`);
+    lines.push("# HELP zonetime_uptime_seconds Seconds since this worker started.");
+    lines.push("# TYPE zonetime_uptime_seconds gauge");
+    lines.push(`zonetime_uptime_seconds{${w}} ${labels.uptimeSeconds}`);
+    return `${lines.join("\n")}\n`;
+  }
+}
+
+function escapeLabel(value: string): string {
+  return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+}
