@@ -28,6 +28,12 @@ export interface Config {
   dataDir: string;
   /** How long a draining process waits for in-flight requests before it stops anyway. */
   drainSeconds: number;
+  /**
+   * How long a draining process keeps listening, answering with `Connection: close`,
+   * before it stops accepting: keep-alive connections then end on an answer of ours,
+   * never cut while a request is on its way (see README, "Restarts without errors").
+   */
+  drainGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -95,5 +101,6 @@ export function readConfig(env: Env = process.env, defaultDataDir = "generated")
     accessLog: flag(env, "ACCESS_LOG"),
     dataDir: env.DATA_DIR?.trim() || defaultDataDir,
     drainSeconds: integer(env, "DRAIN_SECONDS", 10, 0, 3600),
+    drainGraceMs: integer(env, "DRAIN_GRACE_MS", 1000, 0, 60_000),
   };
 }

@@ -48,7 +48,7 @@ export async function startServer(config: Config, options: { reusePort?: boolean
   const server = listen(config.host, (hostname) => Bun.serve({
     hostname,
     port: config.port,
-    reusePort: options.reusePort ?? false,
+    reusePort: options.reusePort ?? true,
     development: false,
     // Slow or idle clients are cut after this long (slowloris costs them, not us).
     idleTimeout: 30,
@@ -68,7 +68,7 @@ export async function startServer(config: Config, options: { reusePort?: boolean
     redirect = listen(config.host, (hostname) => Bun.serve({
       hostname,
       port: config.httpRedirectPort!,
-      reusePort: options.reusePort ?? false,
+      reusePort: options.reusePort ?? true,
       development: false,
       idleTimeout: 10,
       fetch(req: Request) {
@@ -104,6 +104,9 @@ export async function startServer(config: Config, options: { reusePort?: boolean
       state.draining = true;
       logEvent("draining", { worker: state.workerId, inFlight: server.pendingRequests });
       redirect?.stop();
+      // Keep listening a moment with `Connection: close` on every answer, so that busy
+      // keep-alive connections end on a response of ours rather than being cut idle.
+      await Bun.sleep(config.drainGraceMs);
       const deadline = Bun.sleep(config.drainSeconds * 1000).then(() => "deadline" as const);
       const stopped = server.stop(false).then(() => "drained" as const);
       const outcome = await Promise.race([stopped, deadline]);
