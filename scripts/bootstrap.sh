@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine (Debian with Node and npm) for zonetime: Bun, the project's
-# pinned packages, and with --test the system tools the tests use as references
-# (zic and zdump from libc-bin, make and awk for IANA's Makefile, tar).
+# pinned packages, and with --test the system tools the tests use as references or
+# drivers (zic and zdump from libc-bin, make and awk for IANA's Makefile, openssl, curl,
+# python3, wrk, slowhttptest).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,8 @@ if $want_test_tools; then
   need openssl openssl
   need curl curl
   need python3 python3
+  need wrk wrk
+  need slowhttptest slowhttptest
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bootstrap: installing ${missing[*]} from Debian" >&2
