@@ -38,6 +38,12 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Every variable the service reads (IP_SOURCE at build time); the README documents each. */
+export const CONFIG_VARIABLES = [
+  "PORT", "HOST", "WORKERS", "TLS_CERT", "TLS_KEY", "HTTP_REDIRECT_PORT", "TRUST_PROXY", "RATE_LIMIT",
+  "ACCESS_LOG", "DATA_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "IP_SOURCE",
+] as const;
+
 type Env = Record<string, string | undefined>;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
