@@ -2,7 +2,7 @@
 // ip6.bin, manifest.json). Flags: --tzdb-dir DIR (default data/tzdb), --out DIR (default
 // $DATA_DIR or generated/), --only tz|ip (the other half is kept from the last build),
 // --ip-source FILE (default $IP_SOURCE, else the embedded DB-IP City Lite): a MaxMind
-// GeoIP2/GeoLite2 City database to compile instead.
+// GeoIP2/GeoLite2 City database to compile instead, --no-site (skip the website).
 
 import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -13,6 +13,7 @@ import { buildIp } from "./ip/build-ip.ts";
 import { dbipSource, maxmindSource } from "./ip/ip-sources.ts";
 import { ZoneTable } from "../server/tz/zone-table.ts";
 import { join } from "node:path";
+import { buildSite, DEFAULT_SITE_OUT } from "./site/build-site.ts";
 
 export interface BuildOptions {
   tzdbDir: string;
@@ -20,6 +21,8 @@ export interface BuildOptions {
   only?: "tz" | "ip";
   /** A MaxMind City mmdb to compile instead of the embedded DB-IP data. */
   ipSource?: string;
+  /** Also build the website into this folder (the CLI: site/dist unless --no-site). */
+  siteOut?: string;
 }
 
 export async function build(options: BuildOptions): Promise<Manifest> {
@@ -36,6 +39,7 @@ export async function build(options: BuildOptions): Promise<Manifest> {
   }
   const manifest: Manifest = { manifestVersion: 1, builtAt, tzdb, ip };
   writeManifest(options.outDir, manifest);
+  if (options.siteOut) await buildSite(options.outDir, options.siteOut);
   return manifest;
 }
 
@@ -46,6 +50,7 @@ if (import.meta.main) {
       out: { type: "string", default: process.env.DATA_DIR || DEFAULT_DATA_DIR },
       only: { type: "string" },
       "ip-source": { type: "string", default: process.env.IP_SOURCE || undefined },
+      "no-site": { type: "boolean", default: false },
     },
   });
   if (values.only !== undefined && values.only !== "tz" && values.only !== "ip") {
@@ -58,6 +63,7 @@ if (import.meta.main) {
       outDir: values.out!,
       only: values.only as BuildOptions["only"],
       ipSource: values["ip-source"],
+      siteOut: values["no-site"] || values.only !== undefined ? undefined : DEFAULT_SITE_OUT,
     });
     console.log(`tzdb ${m.tzdb.version}: ${m.tzdb.names} names, ${m.tzdb.zones} zones -> ${m.tzdb.file} ` +
       `(${m.tzdb.bytes} bytes, ${m.tzdb.buildMs} ms)`);
@@ -65,6 +71,7 @@ if (import.meta.main) {
       `${m.ip.ranges.v6} IPv6 ranges -> ${m.ip.files.map((f) => `${f.name} (${f.bytes} bytes)`).join(", ")} (${m.ip.buildMs} ms)`);
     const unknown = Object.entries(m.ip.unknownZones);
     if (unknown.length > 0) console.log(`ip: zones our tzdb lacks, stored as no location: ${unknown.map(([n, c]) => `${n} (${c})`).join(", ")}`);
+    if (!values["no-site"] && values.only === undefined) console.log(`site: built into ${DEFAULT_SITE_OUT}`);
   } catch (error) {
     console.error(`build failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

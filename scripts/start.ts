@@ -30,7 +30,7 @@ async function staleness(dataDir: string): Promise<string | null> {
 }
 
 try {
-  const config = readConfig(process.env, DEFAULT_DATA_DIR);
+  const config = readConfig(process.env);
   const reason = await staleness(config.dataDir);
   if (reason) {
     logEvent("building", { reason, dataDir: config.dataDir });

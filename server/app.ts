@@ -14,6 +14,8 @@ import { RateLimiter } from "./http/rate-limiter.ts";
 import { requestTarget } from "./http/request-target.ts";
 import { logError, logEvent } from "./log.ts";
 import { readClockSync } from "./ops/clock-sync.ts";
+import { PAGE_SECURITY_HEADERS, StaticSite } from "./http/static-site.ts";
+import openapi from "./http/openapi.json" with { type: "json" };
 import { Metrics, routeOf } from "./ops/metrics.ts";
 
 export interface AppState {
@@ -27,6 +29,8 @@ export interface AppState {
   startedAt: number;
   /** Which worker process this is ("0" when running alone). */
   workerId: string;
+  /** The built website, or null when site/dist is absent (API only). */
+  site: StaticSite | null;
 }
 
 export function createAppState(data: LoadedData, clock: Clock, config: Config, workerId = "0"): AppState {
@@ -39,6 +43,7 @@ export function createAppState(data: LoadedData, clock: Clock, config: Config, w
     draining: false,
     startedAt: Date.now(),
     workerId,
+    site: StaticSite.load(config.siteDir),
   };
 }
 
@@ -121,14 +126,24 @@ function serviceRoute(method: string, path: string, state: AppState): Response {
       headers: responses.withBase({ "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" }),
     });
   }
-  if (path === "/") {
-    return json(200, {
-      service: "zonetime",
-      tzdb: state.data.zones.tzdbVersion,
-      endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/api/... (WorldTimeAPI profile)", "/health", "/metrics"],
-    }, "public, max-age=300");
+  if (path === "/openapi.json") return json(200, openapi, "public, max-age=3600");
+  const site = state.site;
+  if (site === null) {
+    if (path === "/") {
+      return json(200, {
+        service: "zonetime",
+        tzdb: state.data.zones.tzdbVersion,
+        endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/api/... (WorldTimeAPI profile)", "/health", "/metrics", "/openapi.json"],
+      }, "public, max-age=300");
+    }
+    return responses.error(NOT_FOUND(), "json", head);
   }
-  return responses.error(NOT_FOUND(), "json", head);
+  const file = site.lookup(path);
+  const page = file ?? site.notFound;
+  if (!page) return responses.error(NOT_FOUND(), "json", head);
+  const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
+  if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
+  return new Response(head ? null : Bun.file(page.path), { status: file ? 200 : 404, headers: responses.withBase(headers) });
 }
 
 export function healthReport(state: AppState) {

@@ -4,6 +4,7 @@
 
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR } from "./default-paths.ts";
 import { parseCidrList, type Cidr } from "./ip/cidr.ts";
 
 export interface RateLimitConfig {
@@ -26,6 +27,8 @@ export interface Config {
   rateLimit: RateLimitConfig | null;
   accessLog: boolean;
   dataDir: string;
+  /** The built website (site/dist); when absent, only the API is served. */
+  siteDir: string;
   /** How long a draining process waits for in-flight requests before it stops anyway. */
   drainSeconds: number;
   /**
@@ -41,7 +44,7 @@ export class ConfigError extends Error {}
 /** Every variable the service reads (IP_SOURCE at build time); the README documents each. */
 export const CONFIG_VARIABLES = [
   "PORT", "HOST", "WORKERS", "TLS_CERT", "TLS_KEY", "HTTP_REDIRECT_PORT", "TRUST_PROXY", "RATE_LIMIT",
-  "ACCESS_LOG", "DATA_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "IP_SOURCE",
+  "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "IP_SOURCE",
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -84,7 +87,7 @@ function file(env: Env, name: string): string | null {
   return path;
 }
 
-export function readConfig(env: Env = process.env, defaultDataDir = "generated"): Config {
+export function readConfig(env: Env = process.env): Config {
   const host = env.HOST?.trim() || null;
   if (host !== null && !/^[0-9A-Za-z.:_-]{1,255}$/.test(host)) throw new ConfigError(`HOST is not an address or host name: "${host}"`);
   const certFile = file(env, "TLS_CERT");
@@ -105,7 +108,8 @@ export function readConfig(env: Env = process.env, defaultDataDir = "generated")
     trustedProxies: proxies.cidrs,
     rateLimit: rateLimit(env),
     accessLog: flag(env, "ACCESS_LOG"),
-    dataDir: env.DATA_DIR?.trim() || defaultDataDir,
+    dataDir: env.DATA_DIR?.trim() || DEFAULT_DATA_DIR,
+    siteDir: env.SITE_DIR?.trim() || DEFAULT_SITE_DIR,
     drainSeconds: integer(env, "DRAIN_SECONDS", 10, 0, 3600),
     drainGraceMs: integer(env, "DRAIN_GRACE_MS", 1000, 0, 60_000),
   };

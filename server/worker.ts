@@ -1,12 +1,11 @@
 // A worker process of server/supervisor.ts: serves on the shared port with reusePort.
 
-import { join } from "node:path";
 import { readConfig } from "./config.ts";
 import { logError } from "./log.ts";
 import { handleSignals, startServer } from "./main.ts";
 
 try {
-  const config = readConfig(process.env, join(import.meta.dir, "..", "generated"));
+  const config = readConfig(process.env);
   const service = await startServer(config, { reusePort: true, workerId: process.env.ZONETIME_WORKER_ID ?? "0" });
   handleSignals(service);
 } catch (error) {

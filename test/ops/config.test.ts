@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError, readConfig } from "../../server/config.ts";
+import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR } from "../../server/default-paths.ts";
 
 const refused = (env: Record<string, string>) => {
   try {
@@ -22,7 +23,7 @@ describe("configuration", () => {
     const c = readConfig({});
     expect(c).toMatchObject({
       port: 8080, host: null, workers: availableParallelism(), tls: null, httpRedirectPort: null, trustedProxies: [],
-      rateLimit: { burst: 120, windowSeconds: 60, policy: "120;w=60" }, accessLog: false, dataDir: "generated",
+      rateLimit: { burst: 120, windowSeconds: 60, policy: "120;w=60" }, accessLog: false, dataDir: DEFAULT_DATA_DIR, siteDir: DEFAULT_SITE_DIR,
       drainSeconds: 10, drainGraceMs: 1000,
     });
   });
@@ -68,8 +69,9 @@ describe("configuration", () => {
     expect(readConfig({ ACCESS_LOG: "on" }).accessLog).toBe(true);
     expect(refused({ ACCESS_LOG: "maybe" })).toBe('ACCESS_LOG must be "on" or "off", not "maybe"');
   });
-  test("DATA_DIR, DRAIN_SECONDS, DRAIN_GRACE_MS", () => {
+  test("DATA_DIR, SITE_DIR, DRAIN_SECONDS, DRAIN_GRACE_MS", () => {
     expect(readConfig({ DATA_DIR: "/srv/tables" }).dataDir).toBe("/srv/tables");
+    expect(readConfig({ SITE_DIR: "/srv/site" }).siteDir).toBe("/srv/site");
     expect(refused({ DRAIN_SECONDS: "-1" })).toContain("DRAIN_SECONDS must be an integer");
     expect(refused({ DRAIN_GRACE_MS: "soon" })).toContain("DRAIN_GRACE_MS must be an integer");
   });

@@ -5,6 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "../../scripts/build.ts";
+import { buildSite } from "../../scripts/site/build-site.ts";
 import { createAppState, createFetchHandler } from "../../server/app.ts";
 import { realtimeClock } from "../../server/clock.ts";
 import { readConfig } from "../../server/config.ts";
@@ -27,7 +28,21 @@ export function testDataDir(): Promise<string> {
 
 /** The configuration a test server runs with: a free port on 127.0.0.1, the test data, `env` on top. */
 export async function testConfig(env: Record<string, string> = {}) {
-  return readConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: await testDataDir(), WORKERS: "1", ...env });
+  // API only unless a test names a site (SITE_DIR): the repo's own site/dist may or may not be built.
+  const noSite = join(tmpdir(), "zonetime-no-site");
+  return readConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: await testDataDir(), WORKERS: "1", SITE_DIR: noSite, ...env });
+}
+
+let siteDir: Promise<string> | null = null;
+
+/** The website built from the test data into a temporary folder (once per test run). */
+export function testSiteDir(): Promise<string> {
+  siteDir ??= (async () => {
+    const out = mkdtempSync(join(tmpdir(), "zonetime-test-site-"));
+    await buildSite(await testDataDir(), out);
+    return out;
+  })();
+  return siteDir;
 }
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<{ url: string; port: number; stop: () => void }> {

@@ -1,0 +1,40 @@
+// What the site may read, published by the build into generated/site-data/: the
+// manifest (data versions and sources), the OpenAPI document, the served names, and
+// example responses produced by the real runtime for fixed instants. The site never
+// imports server internals.
+
+import { mkdirSync, copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildTimeObject, timeObjectJson, timeObjectText } from "../../server/time-object.ts";
+import { ZoneTable } from "../../server/tz/zone-table.ts";
+import { ROOT } from "../paths.ts";
+import { writeAtomically } from "../write-atomically.ts";
+
+export const SITE_DATA_DIR = "site-data";
+export const OPENAPI_SOURCE = join(ROOT, "server", "http", "openapi.json");
+
+/** Instants the docs show: the capture date of the WorldTimeAPI sample, and 2026-11-21. */
+const EXAMPLES: { name: string; at: number; profile: "spec" | "wta"; format: "json" | "text" }[] = [
+  { name: "Europe/London", at: 1759315363, profile: "spec", format: "json" },
+  { name: "America/Havana", at: 1795219200, profile: "spec", format: "json" },
+  { name: "Europe/London", at: 1759315363, profile: "wta", format: "json" },
+  { name: "Asia/Kathmandu", at: 1795219200, profile: "spec", format: "text" },
+];
+
+export async function publishSiteData(dataDir: string): Promise<void> {
+  const out = join(dataDir, SITE_DATA_DIR);
+  mkdirSync(out, { recursive: true });
+  copyFileSync(join(dataDir, "manifest.json"), join(out, "manifest.json"));
+  copyFileSync(OPENAPI_SOURCE, join(out, "openapi.json"));
+  const zones = await ZoneTable.load(join(dataDir, "zones.bin"));
+  writeAtomically(join(out, "names.json"), JSON.stringify(zones.names));
+  const examples = EXAMPLES.map((e) => {
+    const object = buildTimeObject(zones, zones.resolve(e.name)!, { seconds: e.at, micros: 821684 }, "203.0.113.7", e.profile);
+    const prefix = e.profile === "wta" ? "/api" : "";
+    return {
+      request: `${prefix}/timezone/${e.name}${e.format === "text" ? ".txt" : ""}?at=${e.at}.821684`,
+      body: e.format === "json" ? JSON.stringify(JSON.parse(timeObjectJson(object)), null, 2) : timeObjectText(object, e.profile),
+    };
+  });
+  writeAtomically(join(out, "examples.json"), JSON.stringify(examples, null, 2));
+}

@@ -1,0 +1,93 @@
+// The built website (site/dist), served by the service at /. Every file is indexed once
+// at start; a request is answered only from that index, so no request path ever reaches
+// the filesystem. Hashed assets (/_astro/...) are immutable for a year; pages revalidate
+// after five minutes. An unknown site path gets the site's own 404 page.
+
+import { readdirSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+
+export interface StaticFile {
+  path: string;
+  type: string;
+  cacheControl: string;
+  bytes: number;
+}
+
+const TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  mjs: "text/javascript; charset=utf-8",
+  json: "application/json; charset=utf-8",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  webp: "image/webp",
+  ico: "image/x-icon",
+  woff2: "font/woff2",
+  txt: "text/plain; charset=utf-8",
+  xml: "application/xml; charset=utf-8",
+  webmanifest: "application/manifest+json",
+};
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const PAGE = "public, max-age=300";
+const OTHER = "public, max-age=86400";
+
+/** For HTML: what the pages may load (scripts and styles are Astro's inlined ones). */
+export const PAGE_SECURITY_HEADERS = {
+  "Content-Security-Policy": "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+};
+
+export class StaticSite {
+  private readonly files = new Map<string, StaticFile>();
+  readonly notFound: StaticFile | null;
+
+  private constructor(dir: string) {
+    const walk = (folder: string) => {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const full = join(folder, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (entry.isFile()) this.add(dir, full);
+      }
+    };
+    walk(dir);
+    this.notFound = this.files.get("/404.html") ?? null;
+  }
+
+  /** The site in `dir`, or null when it has not been built (the API still serves). */
+  static load(dir: string): StaticSite | null {
+    try {
+      if (!statSync(join(dir, "index.html")).isFile()) return null;
+    } catch {
+      return null;
+    }
+    return new StaticSite(dir);
+  }
+
+  private add(root: string, full: string): void {
+    const url = `/${relative(root, full).split(sep).join("/")}`;
+    const extension = url.slice(url.lastIndexOf(".") + 1).toLowerCase();
+    const file: StaticFile = {
+      path: full,
+      type: TYPES[extension] ?? "application/octet-stream",
+      cacheControl: url.startsWith("/_astro/") ? IMMUTABLE : extension === "html" ? PAGE : OTHER,
+      bytes: statSync(full).size,
+    };
+    this.files.set(url, file);
+    if (url.endsWith("/index.html")) {
+      const folder = url.slice(0, -"index.html".length); // "/docs/"
+      this.files.set(folder, file);
+      if (folder !== "/") this.files.set(folder.slice(0, -1), file); // "/docs"
+    }
+  }
+
+  lookup(rawPath: string): StaticFile | undefined {
+    return this.files.get(rawPath);
+  }
+
+  get size(): number {
+    return this.files.size;
+  }
+}

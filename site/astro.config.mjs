@@ -1,0 +1,13 @@
+// The zonetime website: static pages (Astro's zero-JS default), small inline scripts
+// only where a page is live. Built by `bun run build` into site/dist, served by the
+// service itself. SITE_URL is the public address used in the attribution snippets.
+import { defineConfig } from "astro/config";
+
+export default defineConfig({
+  site: process.env.SITE_URL || "https://zonetime.example",
+  outDir: process.env.ZONETIME_SITE_OUT || "./dist",
+  trailingSlash: "ignore",
+  // Styles go to hashed files under /_astro/, cached for a year and shared by every page.
+  build: { format: "directory", inlineStylesheets: "never" },
+  devToolbar: { enabled: false },
+});

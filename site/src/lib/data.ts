@@ -1,0 +1,28 @@
+// Build-time access to what `bun run build` published for the site (generated/site-data):
+// data versions, the OpenAPI document, the served names, example responses. The build
+// passes the folder in ZONETIME_SITE_DATA.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { getTimeZones } from "@vvo/tzdb";
+
+const dir = process.env.ZONETIME_SITE_DATA ?? join(process.cwd(), "..", "generated", "site-data");
+const read = <T>(name: string): T => JSON.parse(readFileSync(join(dir, name), "utf8")) as T;
+
+export interface Manifest {
+  tzdb: { version: string };
+  ip: { source: string; version: string; dataDate: string; license: string; credit: { text: string; url: string } };
+  builtAt: string;
+}
+
+export const manifest = read<Manifest>("manifest.json");
+export const openapi = read<any>("openapi.json");
+export const names = read<string[]>("names.json");
+export const examples = read<{ request: string; body: string }[]>("examples.json");
+
+/** Country and major cities for a name, from @vvo/tzdb (never its offsets: those are a snapshot). */
+const places = new Map<string, { country: string; cities: string[] }>();
+for (const zone of getTimeZones({ includeUtc: true })) {
+  for (const name of zone.group) places.set(name, { country: zone.countryName, cities: zone.mainCities.slice(0, 3) });
+}
+export const placeOf = (name: string) => places.get(name) ?? null;

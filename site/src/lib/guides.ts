@@ -1,0 +1,71 @@
+// The guides, as short HTML bodies; one page each under /guides/{slug}/.
+
+export interface Guide {
+  slug: string;
+  title: string;
+  summary: string;
+  html: string;
+}
+
+export const guides: Guide[] = [
+  {
+    slug: "migration",
+    title: "Moving from WorldTimeAPI",
+    summary: "Change the host; keep the client.",
+    html: `<p>Every WorldTimeAPI path exists here under <code>/api</code>, with the same fields, order and formats:
+<code>https://worldtimeapi.org/api/timezone/Europe/London</code> becomes <code>/api/timezone/Europe/London</code> on this host.
+The same goes for <code>/api/timezone</code>, <code>/api/ip</code>, <code>/api/ip/{address}</code> and the <code>.txt</code> forms.</p>
+<p>What differs: the answers follow the newest tz database release (WorldTimeAPI stayed on 2024a), so a few
+zones differ where the rules changed since (Paraguay since 2024b, Moldova's transition times since 2025a, Cuba, Manitoba,
+Alberta and Morocco in 2026). An address with no location (a private network) answers 404 instead of a guess.
+The root paths (without <code>/api</code>) are the same API with <code>Z</code> in UTC instants instead of <code>+00:00</code>.</p>`,
+  },
+  {
+    slug: "plain-text",
+    title: "Plain text answers",
+    summary: "Append .txt for key: value lines.",
+    html: `<p>Append <code>.txt</code> to any path for <code>text/plain</code>: one <code>key: value</code> line per field
+(a null prints as an empty value), or one name per line for lists. Shell scripts can grep it:</p>
+<pre><code>curl -s /timezone/Europe/London.txt | grep '^datetime' | cut -d' ' -f2</code></pre>
+<p>Errors come as the message alone, with the same status codes as JSON.</p>`,
+  },
+  {
+    slug: "at",
+    title: "Another instant: at",
+    summary: "Ask about the past or the future.",
+    html: `<p><code>?at=</code> answers for an instant other than now: unix seconds with up to six fraction digits
+(<code>?at=1759315363.821684</code>) or an RFC 3339 instant (<code>?at=2026-11-21T00:00:00Z</code>,
+<code>?at=2026-11-21T01:00:00%2B01:00</code>: encode <code>+</code> as <code>%2B</code>). Years 0001-9999. Before a zone's first
+transition the answer is its local mean time, with seconds in the offset where it has them (<code>-00:01:15</code> for London in 1800).</p>`,
+  },
+  {
+    slug: "cors",
+    title: "From the browser (CORS)",
+    summary: "Call the API from any web page.",
+    html: `<p>Every answer, errors included, carries <code>Access-Control-Allow-Origin: *</code>; preflight requests are answered
+and cached for a day. No credentials are used or accepted, so call it with a plain <code>fetch</code>:</p>
+<pre><code>const r = await fetch("/timezone/Asia/Tokyo");
+if (!r.ok) throw new Error((await r.json()).error);
+const { datetime, abbreviation } = await r.json();</code></pre>
+<p>The tz database release travels in the <code>X-Tzdb-Version</code> header, readable from scripts.</p>`,
+  },
+  {
+    slug: "errors",
+    title: "Errors",
+    summary: "One shape, the right status.",
+    html: `<p>Every error has one shape, <code>{"error": "&lt;message&gt;"}</code>, and a status that says whose it is:</p>
+<ul><li><code>400</code> malformed input: <code>malformed ip</code>, an invalid <code>at</code>, a broken percent-escape;</li>
+<li><code>404</code> <code>unknown location</code> (a name that is not a timezone, an address without location) or an unknown path;</li>
+<li><code>405</code> a method other than GET, HEAD or OPTIONS (with <code>Allow</code>);</li>
+<li><code>429</code> too many requests (with <code>Retry-After</code>);</li>
+<li><code>503</code> the instance is restarting: retry.</li></ul>`,
+  },
+  {
+    slug: "rate-limits",
+    title: "Rate limits",
+    summary: "Fair use for a free service.",
+    html: `<p>Each client address (IPv6 by /64) may make 120 requests in a burst, refilled at two per second. Over the limit
+the answer is <code>429</code> with <code>Retry-After</code> (seconds), <code>RateLimit-Policy</code> and <code>RateLimit</code>.
+A clock needs one request a minute at most: fetch once, then count locally from <code>unixtime</code> and the offsets.</p>`,
+  },
+];

@@ -1,0 +1,71 @@
+// Browser side of the live clocks: fetch a time object from this service and keep
+// showing its wall-clock time as seconds pass. The displayed time is the API's, advanced
+// by the elapsed milliseconds; the browser's own timezone rules (ICU, often stale) are
+// never asked.
+
+export interface TimeObject {
+  timezone: string;
+  datetime: string;
+  utc_offset: string;
+  abbreviation: string;
+  dst: boolean;
+  unixtime: number;
+  client_ip: string | null;
+}
+
+export async function fetchTime(path: string): Promise<{ time: TimeObject; at: number } | { error: string; status: number }> {
+  const response = await fetch(path, { cache: "no-store" });
+  const body = await response.json();
+  if (!response.ok) return { error: body.error ?? `HTTP ${response.status}`, status: response.status };
+  return { time: body as TimeObject, at: performance.now() };
+}
+
+const two = (n: number) => String(n).padStart(2, "0");
+
+/** `YYYY-MM-DD hh:mm:ss` of the time object's local time plus `elapsedMs`. */
+export function wallClock(datetime: string, elapsedMs: number): string {
+  const [date, time] = datetime.split("T") as [string, string];
+  const [y, mo, d] = date.split("-").map(Number) as [number, number, number];
+  const [h, mi] = time.split(":").map(Number) as [number, number];
+  const seconds = Number(time.slice(6, 15));
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, 0) + seconds * 1000 + elapsedMs);
+  return `${t.getUTCFullYear()}-${two(t.getUTCMonth() + 1)}-${two(t.getUTCDate())} ${two(t.getUTCHours())}:${two(t.getUTCMinutes())}:${two(t.getUTCSeconds())}`;
+}
+
+/** Keeps `element`'s [data-role=time] ticking for a time object; re-asks the API every minute. */
+export function runClock(element: HTMLElement, path: () => string, describe: (t: TimeObject) => string): () => void {
+  const timeEl = element.querySelector<HTMLElement>("[data-role=time]")!;
+  const metaEl = element.querySelector<HTMLElement>("[data-role=meta]")!;
+  let current: { time: TimeObject; at: number } | null = null;
+  let stopped = false;
+  const load = async () => {
+    const result = await fetchTime(path()).catch((e: unknown) => ({ error: String(e), status: 0 }));
+    if (stopped) return;
+    if ("error" in result) {
+      current = null;
+      timeEl.textContent = "—";
+      metaEl.textContent = result.error;
+      element.dataset.state = "error";
+      return;
+    }
+    current = result;
+    element.dataset.state = "live";
+    element.dataset.timezone = result.time.timezone;
+    metaEl.textContent = describe(result.time);
+    tick();
+  };
+  const tick = () => {
+    if (current) timeEl.textContent = wallClock(current.time.datetime, performance.now() - current.at);
+  };
+  const ticker = setInterval(tick, 250);
+  const refresher = setInterval(load, 60_000);
+  void load();
+  return () => {
+    stopped = true;
+    clearInterval(ticker);
+    clearInterval(refresher);
+  };
+}
+
+export const describeTime = (t: TimeObject) =>
+  `${t.timezone} · UTC${t.utc_offset} · ${t.abbreviation}${t.dst ? " · DST" : ""}`;

@@ -1,0 +1,222 @@
+// The website in a real browser (Debian's Chromium through playwright-core), served by the
+// real service: every page loads without console errors or failed requests, at desktop
+// and phone width (screenshots go to test-artifacts/screenshots/); the live clock shows
+// the API's time; copy buttons fill the clipboard; every internal link resolves; the home
+// page stays light.
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { startServer, type Service } from "../../server/main.ts";
+import { launchBrowser } from "../support/browser.ts";
+import { ROOT, testConfig, testSiteDir } from "../support/test-server.ts";
+
+export const SCREENSHOTS = join(ROOT, "test-artifacts", "screenshots");
+const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+// The browser visits as a public client behind a trusted proxy, so /ip has a location.
+const VISITOR = { "X-Forwarded-For": "8.8.8.8" };
+
+let service: Service;
+let base: string;
+let browser: Browser;
+let pages: string[];
+
+beforeAll(async () => {
+  const siteDir = await testSiteDir();
+  service = await startServer(await testConfig({ SITE_DIR: siteDir, TRUST_PROXY: "loopback", RATE_LIMIT: "off" }));
+  base = `http://127.0.0.1:${service.server.port}`;
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  pages = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name === "index.html") pages.push(`/${relative(siteDir, dir).split(sep).join("/")}${dir === siteDir ? "" : "/"}`);
+    }
+  };
+  walk(siteDir);
+  pages.sort();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  service?.server.stop(true);
+});
+
+async function visit(context: BrowserContext, path: string) {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`console: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("requestfailed", (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on("response", (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  const response = await page.goto(`${base}${path}`, { waitUntil: "load" });
+  await settle(page);
+  return { page, problems, status: response?.status() ?? 0 };
+}
+
+/** Lets a page's live parts make their first requests (its clocks poll forever, so "network idle" may never come). */
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState("networkidle", { timeout: 3000 }).catch(() => {});
+}
+
+const shotName = (path: string) => (path === "/" ? "home" : path.replace(/^\/|\/$/g, "").replaceAll("/", "-"));
+
+describe("every page, desktop and phone", () => {
+  test("loads with no console errors and no failed requests; screenshot saved", async () => {
+    expect(pages).toContain("/");
+    expect(pages).toContain("/attribution/");
+    expect(pages.length).toBeGreaterThanOrEqual(12);
+    const problems: string[] = [];
+    for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+      const context = await browser.newContext({ viewport, extraHTTPHeaders: VISITOR });
+      for (const path of pages) {
+        const v = await visit(context, path);
+        if (v.status !== 200) problems.push(`${path}: HTTP ${v.status}`);
+        problems.push(...v.problems.map((p) => `${path} (${name}): ${p}`));
+        await v.page.screenshot({ path: join(SCREENSHOTS, `${shotName(path)}-${name}.png`), fullPage: name === "phone" });
+        // Readable on a phone: nothing wider than the screen.
+        const overflow = await v.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        if (overflow > 1) problems.push(`${path} (${name}): ${overflow}px wider than the viewport`);
+        await v.page.close();
+      }
+      await context.close();
+    }
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  test("an unknown site path shows the site's 404 page with status 404", async () => {
+    const context = await browser.newContext({ extraHTTPHeaders: VISITOR });
+    const page = await context.newPage();
+    const response = await page.goto(`${base}/no-such-page/`);
+    expect(response?.status()).toBe(404);
+    expect(await page.textContent("h1")).toBe("Not found");
+    expect(await page.locator("header .brand").textContent()).toBe("zonetime");
+    await page.screenshot({ path: join(SCREENSHOTS, "404-desktop.png") });
+    await context.close();
+  }, 60_000);
+});
+
+describe("live parts", () => {
+  let context: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    context = await browser.newContext({ extraHTTPHeaders: VISITOR, permissions: ["clipboard-read", "clipboard-write"] });
+    page = await context.newPage();
+  });
+  afterAll(() => context?.close());
+
+  const seconds = (text: string) => {
+    const m = /(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)/.exec(text)!;
+    return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) / 1000;
+  };
+  const apiLocalSeconds = async (path: string) => {
+    const t = (await (await fetch(`${base}${path}`, { headers: VISITOR })).json()) as { datetime: string };
+    return seconds(t.datetime.replace("T", " "));
+  };
+
+  test("the live clocks show the time the API returns: for the visitor's address and for a chosen zone", async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector("#zone-clock[data-state=live]");
+    await page.waitForSelector("#your-clock[data-state=live]");
+    await Bun.sleep(600);
+    const zoneShown = seconds((await page.textContent("#zone-clock [data-role=time]"))!);
+    expect(Math.abs(zoneShown - (await apiLocalSeconds("/timezone/Asia/Kathmandu")))).toBeLessThanOrEqual(2);
+    expect(await page.getAttribute("#zone-clock", "data-timezone")).toBe("Asia/Kathmandu");
+    const yoursShown = seconds((await page.textContent("#your-clock [data-role=time]"))!);
+    expect(Math.abs(yoursShown - (await apiLocalSeconds("/ip")))).toBeLessThanOrEqual(2);
+    expect(await page.textContent("#your-clock [data-role=meta]")).toContain("from your address 8.8.8.8");
+    // Another zone, chosen by the visitor.
+    await page.fill("#zone-input", "America/Havana");
+    await page.dispatchEvent("#zone-input", "change");
+    await page.waitForSelector("#zone-clock[data-timezone='America/Havana']");
+    await Bun.sleep(600);
+    const havana = seconds((await page.textContent("#zone-clock [data-role=time]"))!);
+    expect(Math.abs(havana - (await apiLocalSeconds("/timezone/America/Havana")))).toBeLessThanOrEqual(2);
+    expect(await page.textContent("#zone-clock [data-role=meta]")).toContain("America/Havana · UTC-04:00 · CDT · DST");
+  }, 60_000);
+
+  test("where the visitor's address has no location, the clock uses the zone the browser reports", async () => {
+    const local = await browser.newContext({ timezoneId: "Asia/Tokyo" }); // no X-Forwarded-For: loopback, no location
+    const p = await local.newPage();
+    await p.goto(`${base}/`);
+    await p.waitForSelector("#your-clock[data-state=live]");
+    expect(await p.getAttribute("#your-clock", "data-timezone")).toBe("Asia/Tokyo");
+    expect(await p.textContent("#your-clock [data-role=meta]")).toContain("the zone your browser reports");
+    await local.close();
+  }, 60_000);
+
+  test("copy buttons put the snippet on the clipboard", async () => {
+    await page.goto(`${base}/attribution/`);
+    for (const id of ["snippet-html", "snippet-markdown", "snippet-text"]) {
+      await page.click(`button[data-copy=${id}]`);
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      expect(copied).toBe((await page.textContent(`#${id}`))!);
+      expect(copied.length).toBeGreaterThan(10);
+    }
+    expect(await page.textContent("#snippet-html")).toStartWith('<a href="');
+    expect(await page.textContent("#credit-tzdb")).toBe("2026f");
+  }, 60_000);
+
+  test("the timezone browser finds zones and shows their offsets from the API", async () => {
+    await page.goto(`${base}/timezones/`);
+    await page.fill("#zone-search", "asia/kathmandu");
+    await page.waitForFunction(() => document.querySelector("tr[data-name='Asia/Kathmandu'] .now")?.textContent !== "");
+    expect(await page.textContent("tr[data-name='Asia/Kathmandu'] .now")).toBe("UTC+05:45 +0545");
+    expect(await page.textContent("tr[data-name='Asia/Kathmandu'] td:nth-child(2)")).toBe("Nepal");
+    expect(await page.locator("#zone-table tbody tr:not([hidden])").count()).toBe(1);
+  }, 60_000);
+
+  test("the status page shows what /health says", async () => {
+    await page.goto(`${base}/status/`);
+    await page.waitForSelector("#status-table[data-state=live]");
+    expect(await page.textContent("[data-field=status]")).toBe("ready");
+    expect(await page.textContent("[data-field=tzdb]")).toStartWith("2026f");
+  }, 60_000);
+});
+
+describe("links and weight", () => {
+  test("every internal link on every page resolves", async () => {
+    const context = await browser.newContext({ extraHTTPHeaders: VISITOR });
+    const links = new Set<string>();
+    for (const path of pages) {
+      const page = await context.newPage();
+      await page.goto(`${base}${path}`);
+      for (const href of await page.$$eval("a[href^='/']", (as) => as.map((a) => a.getAttribute("href")!))) links.add(href);
+      await page.close();
+    }
+    const broken: string[] = [];
+    for (const href of links) {
+      const r = await fetch(`${base}${href}`, { headers: VISITOR });
+      if (r.status !== 200) broken.push(`${href}: ${r.status}`);
+    }
+    expect(links.size).toBeGreaterThan(15);
+    expect(broken).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  test("the home page weighs under 150 KB, under 30 KB of it JavaScript", async () => {
+    const context = await browser.newContext({ extraHTTPHeaders: VISITOR });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    const sizes = new Map<string, { bytes: number; type: string }>();
+    const types = new Map<string, string>();
+    cdp.on("Network.responseReceived", (e: any) => types.set(e.requestId, e.type));
+    cdp.on("Network.loadingFinished", (e: any) => sizes.set(e.requestId, { bytes: e.encodedDataLength, type: types.get(e.requestId) ?? "" }));
+    await page.goto(`${base}/`, { waitUntil: "load" });
+    await settle(page);
+    const html = await page.content();
+    const inlineScript = [...html.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].reduce((n, m) => n + m[1]!.length, 0);
+    const total = [...sizes.values()].reduce((n, s) => n + s.bytes, 0);
+    const scriptFiles = [...sizes.values()].filter((s) => s.type === "Script").reduce((n, s) => n + s.bytes, 0);
+    console.log(`home page: ${total} bytes transferred in ${sizes.size} responses; JavaScript ${scriptFiles} bytes in files + ${inlineScript} inline`);
+    expect(total).toBeLessThan(150 * 1024);
+    expect(scriptFiles + inlineScript).toBeLessThan(30 * 1024);
+    await context.close();
+  }, 60_000);
+});
