@@ -8,6 +8,7 @@ import { readConfig, ConfigError } from "../server/config.ts";
 import { logError, logEvent } from "../server/log.ts";
 import { runService } from "../server/run.ts";
 import { build } from "./build.ts";
+import { DEFAULT_SITE_OUT } from "./site/build-site.ts";
 import { readManifest } from "./manifest.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
 import { readTzdbSource } from "./tzdb/build-zones.ts";
@@ -21,6 +22,7 @@ async function staleness(dataDir: string): Promise<string | null> {
     if (!existsSync(join(dataDir, file))) return `${file} is missing`;
   }
   if (!manifest.ip) return "no IP tables";
+  if (!existsSync(join(DEFAULT_SITE_OUT, "index.html"))) return "the website is not built";
   const source = await readTzdbSource(DEFAULT_TZDB_DIR);
   if (sha256Hex(source.text) !== manifest.tzdb.sourceSha256) return "data/tzdb changed since the last build";
   if ((process.env.IP_SOURCE || undefined) !== undefined && !manifest.ip.source.includes(process.env.IP_SOURCE!)) {
@@ -34,7 +36,7 @@ try {
   const reason = await staleness(config.dataDir);
   if (reason) {
     logEvent("building", { reason, dataDir: config.dataDir });
-    await build({ tzdbDir: DEFAULT_TZDB_DIR, outDir: config.dataDir, ipSource: process.env.IP_SOURCE || undefined });
+    await build({ tzdbDir: DEFAULT_TZDB_DIR, outDir: config.dataDir, ipSource: process.env.IP_SOURCE || undefined, siteOut: DEFAULT_SITE_OUT });
   }
   await runService(config);
 } catch (error) {

@@ -41,10 +41,10 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-/** Every variable the service reads (IP_SOURCE at build time); the README documents each. */
+/** Every variable the service reads (IP_SOURCE and SITE_URL at build time); the README documents each. */
 export const CONFIG_VARIABLES = [
   "PORT", "HOST", "WORKERS", "TLS_CERT", "TLS_KEY", "HTTP_REDIRECT_PORT", "TRUST_PROXY", "RATE_LIMIT",
-  "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "IP_SOURCE",
+  "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "IP_SOURCE", "SITE_URL",
 ] as const;
 
 type Env = Record<string, string | undefined>;

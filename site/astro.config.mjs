@@ -10,4 +10,6 @@ export default defineConfig({
   // Styles go to hashed files under /_astro/, cached for a year and shared by every page.
   build: { format: "directory", inlineStylesheets: "never" },
   devToolbar: { enabled: false },
+  // Keep the source's whitespace: compression glues "the" and a following link on the next line.
+  compressHTML: false,
 });

@@ -80,7 +80,8 @@ describe("every page, desktop and phone", () => {
         problems.push(...v.problems.map((p) => `${path} (${name}): ${p}`));
         await v.page.screenshot({ path: join(SCREENSHOTS, `${shotName(path)}-${name}.png`), fullPage: name === "phone" });
         // Readable on a phone: nothing wider than the screen.
-        const overflow = await v.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        // (The callback runs in the page; this project's types describe Bun, not the DOM.)
+        const overflow = await v.page.evaluate(() => { const w = globalThis as any; return w.document.documentElement.scrollWidth - w.innerWidth as number; });
         if (overflow > 1) problems.push(`${path} (${name}): ${overflow}px wider than the viewport`);
         await v.page.close();
       }
@@ -154,7 +155,7 @@ describe("live parts", () => {
     await page.goto(`${base}/attribution/`);
     for (const id of ["snippet-html", "snippet-markdown", "snippet-text"]) {
       await page.click(`button[data-copy=${id}]`);
-      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      const copied: string = await page.evaluate(() => (globalThis as any).navigator.clipboard.readText());
       expect(copied).toBe((await page.textContent(`#${id}`))!);
       expect(copied.length).toBeGreaterThan(10);
     }
@@ -165,7 +166,7 @@ describe("live parts", () => {
   test("the timezone browser finds zones and shows their offsets from the API", async () => {
     await page.goto(`${base}/timezones/`);
     await page.fill("#zone-search", "asia/kathmandu");
-    await page.waitForFunction(() => document.querySelector("tr[data-name='Asia/Kathmandu'] .now")?.textContent !== "");
+    await page.waitForFunction(() => (globalThis as any).document.querySelector("tr[data-name='Asia/Kathmandu'] .now")?.textContent !== "");
     expect(await page.textContent("tr[data-name='Asia/Kathmandu'] .now")).toBe("UTC+05:45 +0545");
     expect(await page.textContent("tr[data-name='Asia/Kathmandu'] td:nth-child(2)")).toBe("Nepal");
     expect(await page.locator("#zone-table tbody tr:not([hidden])").count()).toBe(1);

@@ -1,0 +1,86 @@
+// The OpenAPI document against the real service: real responses of every endpoint
+// validate against the documented schemas, every documented status is produced by some
+// request, and the document served at /openapi.json is the one in the repo.
+
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, type Service } from "../../server/main.ts";
+import { validate } from "../support/json-schema.ts";
+import { ROOT, testConfig } from "../support/test-server.ts";
+
+const openapi = JSON.parse(readFileSync(join(ROOT, "server", "http", "openapi.json"), "utf8"));
+let service: Service;
+let base: string;
+
+beforeAll(async () => {
+  service = await startServer(await testConfig({ TRUST_PROXY: "loopback", RATE_LIMIT: "3/60s" }));
+  base = `http://127.0.0.1:${service.server.port}`;
+}, 120_000);
+afterAll(() => service?.server.stop(true));
+
+/** One request per documented (path, status), with the headers that produce it. */
+const REQUESTS: { path: string; status: string; url: string; headers?: Record<string, string>; draining?: boolean }[] = [
+  { path: "/timezone{format}", status: "200", url: "/timezone" },
+  { path: "/timezone{format}", status: "304", url: "/timezone", headers: { "If-None-Match": "*" } },
+  { path: "/timezone{format}", status: "429", url: "/timezone", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/timezone/{area}{format}", status: "200", url: "/timezone/Europe/London" },
+  { path: "/timezone/{area}{format}", status: "200", url: "/timezone/America/Argentina" },
+  { path: "/timezone/{area}{format}", status: "400", url: "/timezone/UTC?at=noon" },
+  { path: "/timezone/{area}{format}", status: "404", url: "/timezone/Nowhere/City" },
+  { path: "/timezone/{area}{format}", status: "429", url: "/timezone/UTC", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/ip{format}", status: "200", url: "/ip", headers: { "X-Forwarded-For": "8.8.8.8" } },
+  { path: "/ip{format}", status: "400", url: "/ip?at=noon", headers: { "X-Forwarded-For": "8.8.8.8" } },
+  { path: "/ip{format}", status: "404", url: "/ip" },
+  { path: "/ip{format}", status: "429", url: "/ip", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/ip/{address}{format}", status: "200", url: "/ip/2001:4860:4860::8888" },
+  { path: "/ip/{address}{format}", status: "400", url: "/ip/1.2.3" },
+  { path: "/ip/{address}{format}", status: "404", url: "/ip/192.168.1.1" },
+  { path: "/ip/{address}{format}", status: "429", url: "/ip/8.8.8.8", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/health", status: "200", url: "/health" },
+  { path: "/health", status: "503", url: "/health", draining: true },
+  { path: "/metrics", status: "200", url: "/metrics" },
+];
+
+test("every documented status is produced, and every response fits its schema", async () => {
+  // Use up the rate-limited client's burst (3) so that its next requests are refused.
+  for (let i = 0; i < 3; i++) await fetch(`${base}/timezone/UTC`, { headers: { "X-Forwarded-For": "203.0.113.1" } });
+  const problems: string[] = [];
+  const produced = new Set<string>();
+  for (const r of REQUESTS) {
+    service.state.draining = r.draining ?? false;
+    const response = await fetch(`${base}${r.url}`, { headers: r.headers });
+    service.state.draining = false;
+    if (String(response.status) !== r.status) {
+      problems.push(`${r.url}: ${response.status}, expected ${r.status}`);
+      continue;
+    }
+    produced.add(`${r.path} ${r.status}`);
+    const documented = openapi.paths[r.path].get.responses[r.status];
+    const type = (response.headers.get("content-type") ?? "").split(";")[0]!;
+    const media = documented.content?.[type];
+    if (documented.content && !media) problems.push(`${r.url}: ${type} not documented for ${r.status}`);
+    if (media?.schema && type === "application/json") {
+      problems.push(...validate(await response.json(), media.schema, openapi, r.url));
+    }
+    for (const header of Object.keys(documented.headers ?? {})) {
+      if (!response.headers.has(header)) problems.push(`${r.url}: documented header ${header} missing`);
+    }
+  }
+  expect(problems).toEqual([]);
+  const documentedStatuses = Object.entries(openapi.paths).flatMap(([path, item]: [string, any]) =>
+    Object.keys(item.get.responses).map((status) => `${path} ${status}`));
+  expect(documentedStatuses.filter((s) => !produced.has(s))).toEqual([]);
+}, 60_000);
+
+test("WorldTimeAPI-profile answers fit the same schema", async () => {
+  const body = await (await fetch(`${base}/api/timezone/Europe/Dublin?at=2026-01-15T12:00:00Z`)).json();
+  expect(validate(body, { $ref: "#/components/schemas/TimeObject" }, openapi)).toEqual([]);
+});
+
+test("/openapi.json serves the repository's document", async () => {
+  const r = await fetch(`${base}/openapi.json`);
+  expect(r.status).toBe(200);
+  expect(r.headers.get("access-control-allow-origin")).toBe("*");
+  expect(await r.json()).toEqual(openapi);
+});
