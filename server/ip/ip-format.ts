@@ -13,6 +13,7 @@
 // cover the whole address space, ascending, with no two neighbours alike.
 
 import { TableFormatError } from "../errors.ts";
+import { encodeStrings, readStrings, writeStrings } from "../string-table.ts";
 
 export const IP_FORMAT_MAJOR = 1;
 export const IP_FORMAT_MINOR = 0;
@@ -31,14 +32,8 @@ export interface IpTableInput {
   metadata: Record<string, unknown>;
 }
 
-export interface IpTableData {
-  version: 4 | 6;
-  highs: Uint32Array;
-  lows: Uint32Array | null;
-  zones: Uint16Array;
-  names: string[];
-  metadata: Record<string, unknown>;
-}
+/** A decoded table has the same parts as the writer's input (as views into the file). */
+export type IpTableData = IpTableInput;
 
 function layout(version: 4 | 6, rangeCount: number, stringCount: number, stringBytes: number) {
   const highs = HEADER_BYTES;
@@ -50,11 +45,10 @@ function layout(version: 4 | 6, rangeCount: number, stringCount: number, stringB
 }
 
 export function encodeIpTable(input: IpTableInput): Uint8Array {
-  const strings = [...input.names, JSON.stringify(input.metadata)];
-  const encoded = strings.map((s) => new TextEncoder().encode(s));
-  const stringBytes = encoded.reduce((n, b) => n + b.length, 0);
+  const strings = encodeStrings([...input.names, JSON.stringify(input.metadata)]);
+  const stringBytes = strings.bytes;
   const count = input.highs.length;
-  const at = layout(input.version, count, strings.length, stringBytes);
+  const at = layout(input.version, count, strings.encoded.length, stringBytes);
   const buffer = new ArrayBuffer(at.total);
   const bytes = new Uint8Array(buffer);
   const view = new DataView(buffer);
@@ -62,17 +56,10 @@ export function encodeIpTable(input: IpTableInput): Uint8Array {
   for (let i = 0; i < 8; i++) bytes[i] = magic.charCodeAt(i);
   view.setUint16(8, IP_FORMAT_MAJOR, true);
   view.setUint16(10, IP_FORMAT_MINOR, true);
-  [count, input.names.length, strings.length, stringBytes].forEach((v, i) => view.setUint32(12 + 4 * i, v, true));
+  [count, input.names.length, strings.encoded.length, stringBytes].forEach((v, i) => view.setUint32(12 + 4 * i, v, true));
   new Uint32Array(buffer, at.highs, count).set(input.highs);
   if (input.version === 6) new Uint32Array(buffer, at.lows, count).set(input.lows!);
-  const offsets = new Uint32Array(buffer, at.offsets, strings.length + 1);
-  let cursor = 0;
-  encoded.forEach((b, i) => {
-    offsets[i] = cursor;
-    bytes.set(b, at.blob + cursor);
-    cursor += b.length;
-  });
-  offsets[strings.length] = cursor;
+  writeStrings(buffer, at.offsets, at.blob, strings);
   new Uint16Array(buffer, at.zones, count).set(input.zones);
   return bytes;
 }
@@ -96,19 +83,7 @@ export function decodeIpTable(buffer: ArrayBuffer, file: string, version: 4 | 6)
   if (at.total !== buffer.byteLength) {
     fail(`length mismatch: the header declares ${at.total} bytes but the file has ${buffer.byteLength} (truncated or corrupted)`);
   }
-  const offsets = new Uint32Array(buffer, at.offsets, stringCount + 1);
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  const strings: string[] = [];
-  for (let i = 0; i < stringCount; i++) {
-    const start = offsets[i]!;
-    const end = offsets[i + 1]!;
-    if (end < start || end > stringBytes) fail(`string ${i} lies outside the string section`);
-    try {
-      strings.push(decoder.decode(bytes.subarray(at.blob + start, at.blob + end)));
-    } catch {
-      fail(`string ${i} is not valid UTF-8`);
-    }
-  }
+  const strings = readStrings(buffer, at.offsets, at.blob, stringCount, stringBytes, fail);
   let metadata: Record<string, unknown> = {};
   try {
     metadata = JSON.parse(strings[nameCount]!) as Record<string, unknown>;

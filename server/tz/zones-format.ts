@@ -19,6 +19,7 @@
 //   u8[stringBytes]        UTF-8 strings, back to back
 
 import { TableFormatError } from "../errors.ts";
+import { encodeStrings, readStrings, writeStrings } from "../string-table.ts";
 import type { CompiledZone, FooterRule, LocalTimeType } from "./model.ts";
 import type { DayKind, TimeType } from "./rule-firings.ts";
 
@@ -127,9 +128,8 @@ export function encodeZones(input: ZoneTableInput): Uint8Array {
   for (const n of input.names) nameRows.push(intern(n.name), n.zone, n.isLink ? 1 : 0);
   if (typeKeys.size > 0xffff) throw new Error("zones.bin: more than 65535 local time types");
 
-  const encoder = new TextEncoder();
-  const encodedStrings = strings.map((s) => encoder.encode(s));
-  const stringBytes = encodedStrings.reduce((n, b) => n + b.length, 0);
+  const encodedStrings = encodeStrings(strings);
+  const stringBytes = encodedStrings.bytes;
   const counts: Counts = {
     zoneCount: input.zones.length,
     nameCount: input.names.length,
@@ -155,14 +155,7 @@ export function encodeZones(input: ZoneTableInput): Uint8Array {
   new Int32Array(buffer, at.types, typeRows.length).set(typeRows);
   new Int32Array(buffer, at.footerRules, footerRows.length).set(footerRows);
   new Int32Array(buffer, at.names, nameRows.length).set(nameRows);
-  const offsets = new Uint32Array(buffer, at.stringOffsets, strings.length + 1);
-  let cursor = 0;
-  encodedStrings.forEach((b, i) => {
-    offsets[i] = cursor;
-    bytes.set(b, at.stringBlob + cursor);
-    cursor += b.length;
-  });
-  offsets[strings.length] = cursor;
+  writeStrings(buffer, at.stringOffsets, at.stringBlob, encodedStrings);
   new Uint16Array(buffer, at.typeIndices, typeIndices.length).set(typeIndices);
   return bytes;
 }
@@ -195,19 +188,7 @@ export function decodeZones(buffer: ArrayBuffer, file: string): ZoneTableData {
     fail(`length mismatch: the header declares ${at.total} bytes but the file has ${buffer.byteLength} (truncated or corrupted)`);
   }
 
-  const offsets = new Uint32Array(buffer, at.stringOffsets, counts.stringCount + 1);
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  const strings: string[] = [];
-  for (let i = 0; i < counts.stringCount; i++) {
-    const start = offsets[i]!;
-    const end = offsets[i + 1]!;
-    if (end < start || end > counts.stringBytes) fail(`string ${i} lies outside the string section`);
-    try {
-      strings.push(decoder.decode(bytes.subarray(at.stringBlob + start, at.stringBlob + end)));
-    } catch {
-      fail(`string ${i} is not valid UTF-8`);
-    }
-  }
+  const strings = readStrings(buffer, at.stringOffsets, at.stringBlob, counts.stringCount, counts.stringBytes, fail);
   const data: ZoneTableData = {
     formatMajor,
     formatMinor,
