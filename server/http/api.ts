@@ -78,7 +78,7 @@ export function handleApi(request: ApiRequest, data: ApiData, clock: Clock): Res
   const target = request.target;
   const route = parseRoute(target.path);
   const isApiPath = route.path === "/timezone" || route.path.startsWith("/timezone/") ||
-    route.path === "/ip" || route.path.startsWith("/ip/") || (route.profile === "wta");
+    route.path === "/ip" || route.path.startsWith("/ip/") || route.profile === "wta";
   if (!isApiPath) return null;
 
   const method = request.method;
