@@ -57,8 +57,9 @@ const { datetime, abbreviation } = await r.json();</code></pre>
 <ul><li><code>400</code> malformed input: <code>malformed ip</code>, an invalid <code>at</code>, a broken percent-escape;</li>
 <li><code>404</code> <code>unknown location</code> (a name that is not a timezone, an address without location) or an unknown path;</li>
 <li><code>405</code> a method other than GET, HEAD or OPTIONS (with <code>Allow</code>);</li>
-<li><code>429</code> too many requests (with <code>Retry-After</code>);</li>
-<li><code>503</code> the instance is restarting: retry.</li></ul>`,
+<li><code>429</code> too many requests (with <code>Retry-After</code>).</li></ul>
+<p>An instance that is restarting finishes what it has and closes its connections
+(<code>Connection: close</code>); a client simply reconnects. Its <code>/health</code> answers 503 meanwhile.</p>`,
   },
   {
     slug: "rate-limits",
