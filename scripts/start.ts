@@ -1,4 +1,4 @@
-// `bun run start`: builds generated/ when it is missing or was built from another source
+// `bun run start`: builds generated/ (and the website) when missing or built from another source
 // than data/tzdb holds now, then starts the service (see server/config.ts for the
 // environment it reads).
 
@@ -8,21 +8,20 @@ import { readConfig, ConfigError } from "../server/config.ts";
 import { logError, logEvent } from "../server/log.ts";
 import { runService } from "../server/run.ts";
 import { build } from "./build.ts";
-import { DEFAULT_SITE_OUT } from "./site/build-site.ts";
 import { readManifest } from "./manifest.ts";
-import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
+import { DEFAULT_TZDB_DIR } from "./paths.ts";
 import { readTzdbSource } from "./tzdb/build-zones.ts";
 import { sha256Hex } from "./write-atomically.ts";
 
 /** Why generated/ must be rebuilt, or null when it is current. */
-async function staleness(dataDir: string): Promise<string | null> {
+async function staleness(dataDir: string, siteDir: string): Promise<string | null> {
   const manifest = await readManifest(dataDir);
   if (!manifest) return "no manifest.json";
-  for (const file of [manifest.tzdb.file, ...(manifest.ip?.files ?? []).map((f) => f.name)]) {
+  if (!manifest.ip) return "no IP tables";
+  for (const file of [manifest.tzdb.file, ...manifest.ip.files.map((f) => f.name)]) {
     if (!existsSync(join(dataDir, file))) return `${file} is missing`;
   }
-  if (!manifest.ip) return "no IP tables";
-  if (!existsSync(join(DEFAULT_SITE_OUT, "index.html"))) return "the website is not built";
+  if (!existsSync(join(siteDir, "index.html"))) return "the website is not built";
   const source = await readTzdbSource(DEFAULT_TZDB_DIR);
   if (sha256Hex(source.text) !== manifest.tzdb.sourceSha256) return "data/tzdb changed since the last build";
   if ((process.env.IP_SOURCE || undefined) !== undefined && !manifest.ip.source.includes(process.env.IP_SOURCE!)) {
@@ -33,10 +32,10 @@ async function staleness(dataDir: string): Promise<string | null> {
 
 try {
   const config = readConfig(process.env);
-  const reason = await staleness(config.dataDir);
+  const reason = await staleness(config.dataDir, config.siteDir);
   if (reason) {
     logEvent("building", { reason, dataDir: config.dataDir });
-    await build({ tzdbDir: DEFAULT_TZDB_DIR, outDir: config.dataDir, ipSource: process.env.IP_SOURCE || undefined, siteOut: DEFAULT_SITE_OUT });
+    await build({ tzdbDir: DEFAULT_TZDB_DIR, outDir: config.dataDir, ipSource: process.env.IP_SOURCE || undefined, siteOut: config.siteDir });
   }
   await runService(config);
 } catch (error) {
