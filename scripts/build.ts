@@ -6,14 +6,14 @@
 
 import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
+import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
 import { readManifest, writeManifest, type Manifest } from "./manifest.ts";
 import { buildZones, ZONES_FILE } from "./tzdb/build-zones.ts";
 import { buildIp } from "./ip/build-ip.ts";
 import { dbipSource, maxmindSource } from "./ip/ip-sources.ts";
 import { ZoneTable } from "../server/tz/zone-table.ts";
 import { join } from "node:path";
-import { buildSite, DEFAULT_SITE_OUT } from "./site/build-site.ts";
+import { buildSite } from "./site/build-site.ts";
 
 export interface BuildOptions {
   tzdbDir: string;
@@ -63,7 +63,7 @@ if (import.meta.main) {
       outDir: values.out!,
       only: values.only as BuildOptions["only"],
       ipSource: values["ip-source"],
-      siteOut: values["no-site"] || values.only !== undefined ? undefined : DEFAULT_SITE_OUT,
+      siteOut: values["no-site"] || values.only !== undefined ? undefined : DEFAULT_SITE_DIR,
     });
     console.log(`tzdb ${m.tzdb.version}: ${m.tzdb.names} names, ${m.tzdb.zones} zones -> ${m.tzdb.file} ` +
       `(${m.tzdb.bytes} bytes, ${m.tzdb.buildMs} ms)`);
@@ -71,7 +71,7 @@ if (import.meta.main) {
       `${m.ip.ranges.v6} IPv6 ranges -> ${m.ip.files.map((f) => `${f.name} (${f.bytes} bytes)`).join(", ")} (${m.ip.buildMs} ms)`);
     const unknown = Object.entries(m.ip.unknownZones);
     if (unknown.length > 0) console.log(`ip: zones our tzdb lacks, stored as no location: ${unknown.map(([n, c]) => `${n} (${c})`).join(", ")}`);
-    if (!values["no-site"] && values.only === undefined) console.log(`site: built into ${DEFAULT_SITE_OUT}`);
+    if (!values["no-site"] && values.only === undefined) console.log(`site: built into ${DEFAULT_SITE_DIR}`);
   } catch (error) {
     console.error(`build failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync 
 import { basename, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "./build.ts";
-import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
+import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
 import { compileTzdb, EXCLUDED_NAMES } from "./tzdb/compile.ts";
 import { compareReleases } from "./tzdb/compare-releases.ts";
 import { loadRelease, TAB_FILES } from "./tzdb/release-source.ts";
@@ -51,7 +51,9 @@ async function main(): Promise<void> {
   replaceSourceDir(tzdbDir, release);
   console.log(`${tzdbDir} now holds ${release.version}`);
   if (!values["no-build"]) {
-    const manifest = await build({ tzdbDir, outDir: values.out!, only: "tz" });
+    // The default build also refreshes the website, whose pages name the tzdb release.
+    const siteOut = values.out === DEFAULT_DATA_DIR ? DEFAULT_SITE_DIR : undefined;
+    const manifest = await build({ tzdbDir, outDir: values.out!, only: "tz", siteOut });
     console.log(`rebuilt ${join(values.out!, manifest.tzdb.file)}: tzdb ${manifest.tzdb.version}, ${manifest.tzdb.names} names`);
   }
 }

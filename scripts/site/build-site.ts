@@ -3,12 +3,10 @@
 // Node >= 22, which Bun's runtime stands in for) into site/dist or `outDir`.
 
 import { join } from "node:path";
-import { ROOT } from "../paths.ts";
+import { DEFAULT_SITE_DIR, ROOT } from "../paths.ts";
 import { publishSiteData, SITE_DATA_DIR } from "./publish-site-data.ts";
 
-export const DEFAULT_SITE_OUT = join(ROOT, "site", "dist");
-
-export async function buildSite(dataDir: string, outDir = DEFAULT_SITE_OUT): Promise<{ ms: number; outDir: string }> {
+export async function buildSite(dataDir: string, outDir = DEFAULT_SITE_DIR): Promise<{ ms: number; outDir: string }> {
   const started = performance.now();
   await publishSiteData(dataDir);
   const child = Bun.spawn(["bun", "--bun", join(ROOT, "node_modules", ".bin", "astro"), "build", "--silent"], {
