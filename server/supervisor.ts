@@ -25,7 +25,7 @@ export async function supervise(config: Config): Promise<void> {
   const spawn = (slot: number) => {
     const startedAt = Date.now();
     const child = Bun.spawn(["bun", WORKER_ENTRY], {
-      env: { ...process.env, ZONETIME_WORKER_ID: String(slot), ZONETIME_WORKERS: String(config.workers) },
+      env: { ...process.env, ZONETIME_WORKER_ID: String(slot) },
       stdio: ["ignore", "inherit", "inherit"],
       onExit(_proc, exitCode, signalCode) {
         workers.delete(slot);
