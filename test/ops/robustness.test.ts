@@ -9,19 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { keepAliveLoad } from "../support/keepalive-load.ts";
 import { ROOT, testDataDir } from "../support/test-server.ts";
+import { freePort } from "../support/free-port.ts";
 
 const RUN = join(ROOT, "server", "run.ts");
 const children: Subprocess[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
 });
-
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
-}
 
 /** Starts `bun server/run.ts`; resolves once `count` "listening" lines were logged. Collects the log. */
 async function start(env: Record<string, string>, count = 1): Promise<{ child: Subprocess<"ignore", "pipe", "pipe">; log: string[] }> {

@@ -7,16 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type Service } from "../../server/main.ts";
 import { testConfig } from "../support/test-server.ts";
+import { freePort } from "../support/free-port.ts";
 
 let service: Service;
 let dir: string;
-
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
-}
 
 async function openssl(args: string[], input = ""): Promise<{ code: number; out: string }> {
   const child = Bun.spawn(["openssl", ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
