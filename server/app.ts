@@ -91,10 +91,11 @@ function rateLimit(state: AppState, client: string | null, method: string, path:
   const decision = state.limiter.take(client);
   if (decision.allowed) return null;
   state.metrics.rateLimited++;
-  const error = new HttpError("rate_limited", 429, `too many requests: the limit is ${state.limiter.policy.replace(";w=", " per ")} seconds per client`);
+  const { burst, windowSeconds } = state.limiter;
+  const error = new HttpError("rate_limited", 429, `too many requests: the limit is ${burst} per ${windowSeconds} seconds per client`);
   return state.data.responses.error(error, endsWithTxt(path) ? "text" : "json", method === "HEAD", {
     "Retry-After": String(decision.retryAfterSeconds),
-    "RateLimit-Policy": `"default";q=${state.config.rateLimit!.burst};w=${state.config.rateLimit!.windowSeconds}`,
+    "RateLimit-Policy": state.config.rateLimit!.policy,
     RateLimit: `"default";r=0;t=${decision.retryAfterSeconds}`,
   });
 }

@@ -12,7 +12,7 @@ export interface RateLimitConfig {
   burst: number;
   /** Over how many seconds `burst` requests refill. */
   windowSeconds: number;
-  /** As written, for the RateLimit-Policy header: `120;w=60`. */
+  /** The RateLimit-Policy header value (draft-ietf-httpapi-ratelimit-headers): `"default";q=120;w=60`. */
   policy: string;
 }
 
@@ -77,7 +77,7 @@ function rateLimit(env: Env): RateLimitConfig | null {
   }
   const burst = Number(m[1]);
   const windowSeconds = Number(m[2] ?? 1) * units[m[3] as keyof typeof units];
-  return { burst, windowSeconds, policy: `${burst};w=${windowSeconds}` };
+  return { burst, windowSeconds, policy: `"default";q=${burst};w=${windowSeconds}` };
 }
 
 function file(env: Env, name: string): string | null {

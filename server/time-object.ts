@@ -2,7 +2,7 @@
 // tabulates it, in its fixed key order. Two profiles differ only in how a UTC instant is
 // written: the specification's `Z` at the root, WorldTimeAPI's `+00:00` under /api.
 
-import { daysFromCivil, civilFromDays, isoWeekNumber, SECONDS_PER_DAY, weekdayOfDays } from "./calendar.ts";
+import { civilFromDays, dayOfYear, isoWeekNumber, SECONDS_PER_DAY, weekdayOfDays } from "./calendar.ts";
 import type { Instant } from "./clock.ts";
 import { formatDateTime, formatOffset, pad6 } from "./time-format.ts";
 import type { ResolvedName, ZoneTable } from "./tz/zone-table.ts";
@@ -60,7 +60,7 @@ export function buildTimeObject(
     utc_offset: offset,
     timezone: name.name,
     day_of_week: weekdayOfDays(localDays),
-    day_of_year: localDays - daysFromCivil(civilFromDays(localDays).year, 1, 1) + 1,
+    day_of_year: dayOfYear(civilFromDays(localDays)),
     datetime: formatDateTime(local) + fraction + offset,
     utc_datetime: formatDateTime(seconds) + fraction + utcSuffix(profile),
     unixtime: seconds,

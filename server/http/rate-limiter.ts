@@ -23,15 +23,15 @@ export type RateDecision = { allowed: true } | { allowed: false; retryAfterSecon
 export class RateLimiter {
   private current = new Map<string, Bucket>();
   private previous = new Map<string, Bucket>();
-  private readonly burst: number;
+  readonly burst: number;
+  readonly windowSeconds: number;
   private readonly perSecond: number;
-  readonly policy: string;
   private readonly now: () => number;
 
   constructor(config: RateLimitConfig, now: () => number = () => performance.now() / 1000) {
     this.burst = config.burst;
+    this.windowSeconds = config.windowSeconds;
     this.perSecond = config.burst / config.windowSeconds;
-    this.policy = config.policy;
     this.now = now;
   }
 
@@ -68,13 +68,6 @@ export class RateLimiter {
       return { allowed: true };
     }
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond)) };
-  }
-
-  /** Remaining whole tokens of a client (for the RateLimit header). */
-  remaining(address: string): number {
-    const key = RateLimiter.keyOf(address);
-    const bucket = key === null ? undefined : (this.current.get(key) ?? this.previous.get(key));
-    return bucket === undefined ? this.burst : Math.floor(bucket.tokens);
   }
 
   get size(): number {

@@ -23,7 +23,7 @@ describe("configuration", () => {
     const c = readConfig({});
     expect(c).toMatchObject({
       port: 8080, host: null, workers: availableParallelism(), tls: null, httpRedirectPort: null, trustedProxies: [],
-      rateLimit: { burst: 120, windowSeconds: 60, policy: "120;w=60" }, accessLog: false, dataDir: DEFAULT_DATA_DIR, siteDir: DEFAULT_SITE_DIR,
+      rateLimit: { burst: 120, windowSeconds: 60, policy: '"default";q=120;w=60' }, accessLog: false, dataDir: DEFAULT_DATA_DIR, siteDir: DEFAULT_SITE_DIR,
       drainSeconds: 10, drainGraceMs: 1000,
     });
   });
@@ -60,8 +60,8 @@ describe("configuration", () => {
   });
   test("RATE_LIMIT", () => {
     expect(readConfig({ RATE_LIMIT: "off" }).rateLimit).toBeNull();
-    expect(readConfig({ RATE_LIMIT: "1000/1h" }).rateLimit).toEqual({ burst: 1000, windowSeconds: 3600, policy: "1000;w=3600" });
-    expect(readConfig({ RATE_LIMIT: "10/s" }).rateLimit).toEqual({ burst: 10, windowSeconds: 1, policy: "10;w=1" });
+    expect(readConfig({ RATE_LIMIT: "1000/1h" }).rateLimit).toEqual({ burst: 1000, windowSeconds: 3600, policy: '"default";q=1000;w=3600' });
+    expect(readConfig({ RATE_LIMIT: "10/s" }).rateLimit).toEqual({ burst: 10, windowSeconds: 1, policy: '"default";q=10;w=1' });
     expect(refused({ RATE_LIMIT: "lots" })).toContain('RATE_LIMIT must be "off" or requests per window such as "120/60s"');
     expect(refused({ RATE_LIMIT: "0/60s" })).toContain("RATE_LIMIT");
   });

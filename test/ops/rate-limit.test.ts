@@ -9,7 +9,7 @@ import { startTestServer } from "../support/test-server.ts";
 describe("token buckets", () => {
   test("a burst, then refusal with the wait until the next token; refill over time", () => {
     let now = 1000;
-    const limiter = new RateLimiter({ burst: 3, windowSeconds: 60, policy: "3;w=60" }, () => now);
+    const limiter = new RateLimiter({ burst: 3, windowSeconds: 60, policy: '"default";q=3;w=60' }, () => now);
     for (let i = 0; i < 3; i++) expect(limiter.take("203.0.113.5").allowed).toBe(true);
     expect(limiter.take("203.0.113.5")).toEqual({ allowed: false, retryAfterSeconds: 20 });
     expect(limiter.take("198.51.100.1").allowed).toBe(true); // another client
@@ -18,14 +18,14 @@ describe("token buckets", () => {
     expect(limiter.take("203.0.113.5").allowed).toBe(false);
   });
   test("IPv6 clients share a bucket per /64; loopback is never limited", () => {
-    const limiter = new RateLimiter({ burst: 1, windowSeconds: 60, policy: "1;w=60" }, () => 0);
+    const limiter = new RateLimiter({ burst: 1, windowSeconds: 60, policy: '"default";q=1;w=60' }, () => 0);
     expect(limiter.take("2001:db8:1:2::1").allowed).toBe(true);
     expect(limiter.take("2001:db8:1:2:ffff::9").allowed).toBe(false);
     expect(limiter.take("2001:db8:1:3::1").allowed).toBe(true);
     for (let i = 0; i < 10; i++) expect(limiter.take("127.0.0.1").allowed && limiter.take("::1").allowed).toBe(true);
   });
   test("memory stays flat across 10^6 distinct clients", () => {
-    const limiter = new RateLimiter({ burst: 10, windowSeconds: 1, policy: "10;w=1" }, () => 0);
+    const limiter = new RateLimiter({ burst: 10, windowSeconds: 1, policy: '"default";q=10;w=1' }, () => 0);
     Bun.gc(true);
     const sizes: number[] = [];
     for (let i = 0; i < 1_000_000; i++) {
