@@ -21,7 +21,8 @@ export interface ZoneHistory {
 }
 
 function requireTool(name: string): string {
-  const path = Bun.which(name) ?? (Bun.which(name, { PATH: "/usr/sbin:/sbin:/usr/bin:/bin" }) as string | null);
+  // zic lives in /usr/sbin, which a non-root PATH may lack.
+  const path = Bun.which(name) ?? Bun.which(name, { PATH: "/usr/sbin:/sbin:/usr/bin:/bin" });
   if (!path) throw new Error(`${name} is not installed: the tz reference tests need zic and zdump (Debian: libc-bin)`);
   return path;
 }
