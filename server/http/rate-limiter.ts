@@ -20,6 +20,9 @@ interface Bucket {
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
+/** Shared: the common answer allocates nothing. */
+const ALLOWED: RateDecision = Object.freeze({ allowed: true });
+
 export class RateLimiter {
   private current = new Map<string, Bucket>();
   private previous = new Map<string, Bucket>();
@@ -47,9 +50,9 @@ export class RateLimiter {
 
   /** Takes one token for `address` if it has one. */
   take(address: string | null): RateDecision {
-    if (address === null) return { allowed: true };
+    if (address === null) return ALLOWED;
     const key = RateLimiter.keyOf(address);
-    if (key === null) return { allowed: true };
+    if (key === null) return ALLOWED;
     const now = this.now();
     let bucket = this.current.get(key);
     if (bucket === undefined) {
@@ -65,7 +68,7 @@ export class RateLimiter {
     bucket.at = now;
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
-      return { allowed: true };
+      return ALLOWED;
     }
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond)) };
   }

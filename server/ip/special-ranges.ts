@@ -32,10 +32,14 @@ const IPV4_NO_LOCATION: [number, number, string][] = [
   [v4(240, 0, 0, 0), 4, "reserved"],
 ];
 
+// The registry as parallel arrays with the masks computed once: this runs on every /ip request.
+const V4_BASES = Uint32Array.from(IPV4_NO_LOCATION, ([base]) => base);
+const V4_MASKS = Uint32Array.from(IPV4_NO_LOCATION, ([, bits]) => (bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0));
+const V4_REASONS = IPV4_NO_LOCATION.map(([, , reason]) => reason);
+
 function ipv4Reason(value: number): string | null {
-  for (const [base, bits, reason] of IPV4_NO_LOCATION) {
-    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-    if (((value & mask) >>> 0) === base) return reason;
+  for (let i = 0; i < V4_BASES.length; i++) {
+    if (((value & V4_MASKS[i]!) >>> 0) === V4_BASES[i]) return V4_REASONS[i]!;
   }
   return null;
 }
