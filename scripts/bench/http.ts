@@ -1,28 +1,43 @@
 // `bun run bench` (HTTP part): the service and a minimal Bun.serve baseline answering a
 // constant body of the same size, each in its own process, loaded by wrk with the same
-// settings in the same run. Prints requests/s, p50 and p99 per endpoint and its ratio to
-// the baseline, which is measured right before each endpoint (a shared machine drifts).
-// Where taskset exists, wrk runs on CPU 0 and the servers on CPU 1, so neither steals
-// the other's core.
+// settings in the same run. Per endpoint, BENCH_ROUNDS rounds alternate a baseline run and
+// an endpoint run (a shared machine drifts by +-10% from one run to the next), and the
+// medians are printed: requests/s, p50 and p99, the ratio to the baseline, and the server
+// CPU time per request read from /proc (steadier than requests/s where a neighbour takes
+// cycles). Where taskset exists, wrk runs on CPU 0 and the servers on CPU 1, so neither
+// steals the other's core.
 
 import type { Subprocess } from "bun";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { median } from "./timing.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ENDPOINTS = ["/timezone/Europe/London", "/timezone/America/Argentina/Salta", "/ip/8.8.8.8", "/timezone"];
+/** Linux's USER_HZ: /proc/PID/stat counts CPU time in these ticks. */
+const TICKS_PER_SECOND = 100;
 
-interface WrkResult {
+interface Run {
   rps: number;
-  p50: string;
-  p99: string;
+  p50: number;
+  p99: number;
+  /** Server CPU microseconds per request, NaN where /proc is absent. */
+  cpuMicros: number;
   errors: string;
+}
+
+interface Server {
+  child: Subprocess;
+  url: string;
 }
 
 const PIN = Bun.which("taskset") !== null && (await import("node:os")).availableParallelism() >= 2;
 const pinned = (cpu: number, args: string[]) => (PIN ? ["taskset", "-c", String(cpu), ...args] : args);
 
-async function startProcess(args: string[], env: Record<string, string>): Promise<{ child: Subprocess; url: string }> {
+async function startProcess(args: string[], env: Record<string, string>): Promise<Server> {
+  // taskset execs the command, so child.pid is the server's own pid.
   const child = Bun.spawn(pinned(1, args), { env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
   const reader = child.stdout.getReader();
   let text = "";
@@ -38,15 +53,73 @@ async function startProcess(args: string[], env: Record<string, string>): Promis
   return { child, url: /"url":"([^"]+)"/.exec(text)![1]! };
 }
 
-function wrk(url: string): WrkResult {
-  const result = Bun.spawnSync(pinned(0, ["wrk", "-t1", `-c${CONNECTIONS}`, `-d${SECONDS}s`, "--latency", url]), { stdout: "pipe", stderr: "pipe" });
+/** utime + stime of a process, in ticks; NaN without /proc. */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]); // fields 14 and 15 of proc(5), counted after the name
+  } catch {
+    return NaN;
+  }
+}
+
+/** wrk prints latencies as 312.00us, 1.31ms or 2.00s. */
+function micros(text: string | undefined): number {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(text ?? "");
+  if (!m) return NaN;
+  return Number(m[1]) * (m[2] === "us" ? 1 : m[2] === "ms" ? 1e3 : 1e6);
+}
+
+function wrk(server: Server, path: string): Run {
+  const before = cpuTicks(server.child.pid);
+  const result = Bun.spawnSync(pinned(0, ["wrk", "-t1", `-c${CONNECTIONS}`, `-d${SECONDS}s`, "--latency", `${server.url}${path}`]), { stdout: "pipe", stderr: "pipe" });
+  const after = cpuTicks(server.child.pid);
   const out = result.stdout.toString();
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
-  const p50 = /\s50%\s+(\S+)/.exec(out)?.[1] ?? "?";
-  const p99 = /\s99%\s+(\S+)/.exec(out)?.[1] ?? "?";
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
   const socket = /Socket errors: ([^\n]+)/.exec(out)?.[1];
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1];
-  return { rps, p50, p99, errors: [socket ? `socket errors: ${socket}` : "", non2xx ? `non-2xx: ${non2xx}` : ""].filter(Boolean).join("; ") || "none" };
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
+    p50: micros(/\s50%\s+(\S+)/.exec(out)?.[1]),
+    p99: micros(/\s99%\s+(\S+)/.exec(out)?.[1]),
+    cpuMicros: ((after - before) / TICKS_PER_SECOND / requests) * 1e6,
+    errors: [socket ? `socket errors: ${socket}` : "", non2xx ? `non-2xx: ${non2xx}` : ""].filter(Boolean).join("; "),
+  };
+}
+
+interface Summary {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuMicros: number;
+  errors: string;
+}
+
+const summarise = (runs: Run[]): Summary => ({
+  rps: median(runs.map((r) => r.rps)),
+  p50: median(runs.map((r) => r.p50)),
+  p99: median(runs.map((r) => r.p99)),
+  cpuMicros: median(runs.map((r) => r.cpuMicros)),
+  errors: runs.map((r) => r.errors).filter(Boolean).join(" | ") || "none",
+});
+
+/** ROUNDS alternating runs; the ratio is the median of each round's ratio. */
+function compare(baseline: Server, subject: Server, path: string): { base: Summary; subject: Summary; ratio: number } {
+  const baseRuns: Run[] = [];
+  const subjectRuns: Run[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    baseRuns.push(wrk(baseline, "/"));
+    subjectRuns.push(wrk(subject, path));
+  }
+  return { base: summarise(baseRuns), subject: summarise(subjectRuns), ratio: median(subjectRuns.map((r, i) => r.rps / baseRuns[i]!.rps)) };
+}
+
+const ms = (us: number) => (us >= 1000 ? `${(us / 1000).toFixed(2)}ms` : `${us.toFixed(0)}us`);
+
+function row(label: string, s: Summary, ratio: string): void {
+  const cpu = Number.isNaN(s.cpuMicros) ? "?" : s.cpuMicros.toFixed(2);
+  console.log(`  ${label.padEnd(38)} ${s.rps.toFixed(0).padStart(8)} ${ms(s.p50).padStart(8)} ${ms(s.p99).padStart(8)} ${cpu.padStart(8)}  ${ratio.padStart(6)}  ${s.errors}`);
 }
 
 export async function benchHttp(dataDir: string): Promise<void> {
@@ -57,22 +130,27 @@ export async function benchHttp(dataDir: string): Promise<void> {
   const root = join(import.meta.dir, "..", "..");
   const service = await startProcess(["bun", join(root, "server", "run.ts")], { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1" });
   const sample = await (await fetch(`${service.url}/timezone/Europe/London`)).text();
-  const baseline = await startProcess(["bun", join(import.meta.dir, "baseline-server.ts")], { BODY_BYTES: String(sample.length) });
+  const baselineScript = join(import.meta.dir, "baseline-server.ts");
+  const baseline = await startProcess(["bun", baselineScript], { BODY_BYTES: String(sample.length) });
+  const floor = await startProcess(["bun", baselineScript], { BODY_BYTES: String(sample.length), BASELINE: "floor" });
   try {
-    console.log(`http (wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, one service process, loopback${PIN ? ", wrk on CPU 0, servers on CPU 1" : ""})`);
-    console.log("  endpoint                               req/s      p50       p99    x baseline  errors");
-    const row = (label: string, r: WrkResult, ratio: string) =>
-      console.log(`  ${label.padEnd(36)} ${r.rps.toFixed(0).padStart(8)} ${r.p50.padStart(9)} ${r.p99.padStart(9)}   ${ratio.padStart(8)}  ${r.errors}`);
+    console.log(`http (wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, one service process, loopback${PIN ? ", wrk on CPU 0, servers on CPU 1" : ""}; median of ${ROUNDS} alternating rounds)`);
+    console.log(`  ${"endpoint".padEnd(38)} ${"req/s".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"cpu us/req".padStart(8)}  ${"x base".padStart(6)}  errors`);
+    const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
     for (const path of ENDPOINTS) {
-      const base = wrk(baseline.url);
-      const r = wrk(`${service.url}${path}`);
+      const { base, subject, ratio } = compare(baseline, service, path);
       row(`  baseline (constant ${sample.length}-byte body)`, base, "");
-      row(path, r, `${((r.rps / base.rps) * 100).toFixed(0)}%`);
+      row(path, subject, pct(ratio));
     }
+    const { base, subject, ratio } = compare(baseline, floor, "/");
+    row(`  baseline (constant ${sample.length}-byte body)`, base, "");
+    row("floor: baseline + headers, url, requestIP", subject, pct(ratio));
     console.log("  goals: /timezone/Europe/London >= 85% of baseline, /ip/8.8.8.8 >= 80%");
+    console.log("  floor: what Bun itself costs for the service's headers, req.url and requestIP; no service can pass it");
   } finally {
     service.child.kill();
     baseline.child.kill();
+    floor.child.kill();
   }
 }
 

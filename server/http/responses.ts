@@ -45,6 +45,11 @@ export class Responses {
     return new Response(head ? null : body, { headers: this.live[format] });
   }
 
+  /** The headers of a time object (the benchmark's floor baseline sends the same). */
+  timeObjectHeaders(format: Format): Headers {
+    return this.live[format];
+  }
+
   /** A list of names: cacheable, revalidated by an ETag derived from the data version. */
   list(names: readonly string[], format: Format, head: boolean, ifNoneMatch: string | null): Response {
     if (ifNoneMatch !== null && etagMatches(ifNoneMatch, this.listEtag)) {
