@@ -9,6 +9,7 @@ import { realtimeClock, realtimeClockSource } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { loadData } from "./data.ts";
 import { logError, logEvent } from "./log.ts";
+import { gateListeners } from "./ops/accept-queue.ts";
 
 export interface Service {
   server: BunServer;
@@ -30,6 +31,9 @@ function extraHeaders(config: Config): Record<string, string> {
 }
 
 type BunServer = ReturnType<typeof Bun.serve>;
+
+/** The longest a drain waits for the kernel's accept queue to empty once new connections are refused. */
+const ACCEPT_QUEUE_MAX_MS = 2000;
 
 /** HOST, or by default `::` (IPv6 and IPv4), falling back to `0.0.0.0` where there is no IPv6. */
 function listen(host: string | null, serve: (hostname: string) => BunServer): BunServer {
@@ -103,15 +107,24 @@ export async function startServer(config: Config, options: { reusePort?: boolean
     async drain() {
       state.draining = true;
       logEvent("draining", { worker: state.workerId, inFlight: server.pendingRequests });
-      redirect?.stop();
       // Keep listening a moment with `Connection: close` on every answer, so that busy
-      // keep-alive connections end on a response of ours rather than being cut idle.
+      // keep-alive connections end on a response of ours rather than being cut idle, and
+      // a load balancer or a second instance on the port can take the new ones.
       await Bun.sleep(config.drainGraceMs);
+      // Then refuse new connections but accept those the kernel already queued, so that
+      // closing the listener resets none of them (see ops/accept-queue.ts).
+      const gate = gateListeners();
+      const acceptQueue = gate ? await gate.drained(Math.min(ACCEPT_QUEUE_MAX_MS, config.drainSeconds * 1000)) : null;
       const deadline = Bun.sleep(config.drainSeconds * 1000).then(() => "deadline" as const);
+      redirect?.stop();
       const stopped = server.stop(false).then(() => "drained" as const);
       const outcome = await Promise.race([stopped, deadline]);
       if (outcome === "deadline") await server.stop(true);
-      logEvent("stopped", { worker: state.workerId, outcome });
+      logEvent("stopped", {
+        worker: state.workerId,
+        outcome,
+        acceptQueue: acceptQueue ? { listeners: gate!.listeners, waitedMs: Math.round(acceptQueue.waitedMs), emptied: acceptQueue.empty } : "not gated",
+      });
     },
     async reload() {
       try {

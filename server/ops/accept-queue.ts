@@ -1,0 +1,162 @@
+// Closing a listener without resetting the connections the kernel already accepted for it.
+//
+// The kernel completes TCP handshakes on its own and queues the connections until the
+// application calls accept(). Closing a listening socket resets every connection still in
+// that queue: clients that already sent a request see it reset (wrk counts "read errors").
+// Under steady load the queue is never empty, so "stop accepting" cannot be done by
+// closing alone. Instead, on Linux:
+//
+//   1. a classic BPF socket filter on the listener drops new SYNs (pure SYN, no ACK), so no
+//      new connection can enter the queue; the client retransmits its SYN a second later
+//      and then meets another instance, or, if none is left, a refusal (ECONNREFUSED:
+//      never accepted, nothing lost);
+//   2. the service keeps accepting and answering (with `Connection: close`) until the
+//      queue, read through getsockopt(TCP_INFO), stays empty;
+//   3. only then is the listener closed.
+//
+// Connections accepted after step 1 inherit the filter, which is harmless: an established
+// connection never receives a pure SYN. Where this is unavailable (not Linux, no FFI),
+// `gateListeners` returns null and the caller just closes.
+
+import { dlopen, ptr } from "bun:ffi";
+import { readdirSync, readlinkSync } from "node:fs";
+
+const SOL_SOCKET = 1;
+const SO_ATTACH_FILTER = 26;
+const IPPROTO_TCP = 6;
+const TCP_INFO = 11;
+const TCP_LISTEN = 10;
+// struct tcp_info: u8 tcpi_state at 0; for a listener the kernel puts the accept queue's
+// length in tcpi_unacked (u32 at 24) and its limit in tcpi_sacked (u32 at 28).
+const TCP_INFO_BYTES = 232;
+const UNACKED_OFFSET = 24;
+
+// The filter runs with the packet starting at the TCP header; byte 13 holds the flags.
+// ldb [13]; and #(SYN|ACK); jeq #SYN -> drop, else keep.
+const BPF_LD_B_ABS = 0x30;
+const BPF_ALU_AND_K = 0x54;
+const BPF_JMP_JEQ_K = 0x15;
+const BPF_RET_K = 0x06;
+const TCP_FLAGS_OFFSET = 13;
+const SYN = 0x02;
+const ACK = 0x10;
+const DROP_NEW_SYNS: [code: number, jt: number, jf: number, k: number][] = [
+  [BPF_LD_B_ABS, 0, 0, TCP_FLAGS_OFFSET],
+  [BPF_ALU_AND_K, 0, 0, SYN | ACK],
+  [BPF_JMP_JEQ_K, 0, 1, SYN],
+  [BPF_RET_K, 0, 0, 0], // drop
+  [BPF_RET_K, 0, 0, 0xffffffff], // keep the whole packet
+];
+
+interface SocketCalls {
+  setsockopt(fd: number, level: number, name: number, value: number, length: number): number;
+  getsockopt(fd: number, level: number, name: number, value: number, length: number): number;
+}
+
+let calls: SocketCalls | null | undefined;
+
+function socketCalls(): SocketCalls | null {
+  if (calls !== undefined) return calls;
+  try {
+    if (process.platform !== "linux") return (calls = null);
+    const libc = dlopen("libc.so.6", {
+      setsockopt: { args: ["i32", "i32", "i32", "ptr", "u32"], returns: "i32" },
+      getsockopt: { args: ["i32", "i32", "i32", "ptr", "ptr"], returns: "i32" },
+    });
+    calls = {
+      setsockopt: (fd, level, name, value, length) => libc.symbols.setsockopt(fd, level, name, value as never, length),
+      getsockopt: (fd, level, name, value, length) => libc.symbols.getsockopt(fd, level, name, value as never, length as never),
+    };
+  } catch {
+    calls = null;
+  }
+  return calls;
+}
+
+/** The accept-queue length of `fd` if it is a listening TCP socket, else null. */
+function listenerBacklog(sys: SocketCalls, fd: number): number | null {
+  const info = new Uint8Array(TCP_INFO_BYTES);
+  const length = new Uint32Array([TCP_INFO_BYTES]);
+  if (sys.getsockopt(fd, IPPROTO_TCP, TCP_INFO, ptr(info), ptr(length)) !== 0) return null;
+  if (info[0] !== TCP_LISTEN) return null;
+  return new DataView(info.buffer).getUint32(UNACKED_OFFSET, true);
+}
+
+/** This process's listening TCP sockets, by file descriptor. */
+function listeningSockets(sys: SocketCalls): number[] {
+  const fds: number[] = [];
+  for (const entry of readdirSync("/proc/self/fd")) {
+    const fd = Number(entry);
+    let target: string;
+    try {
+      target = readlinkSync(`/proc/self/fd/${entry}`);
+    } catch {
+      continue; // closed since the listing
+    }
+    if (target.startsWith("socket:") && listenerBacklog(sys, fd) !== null) fds.push(fd);
+  }
+  return fds;
+}
+
+function attachSynFilter(sys: SocketCalls, fd: number): boolean {
+  const program = new Uint8Array(DROP_NEW_SYNS.length * 8);
+  const view = new DataView(program.buffer);
+  DROP_NEW_SYNS.forEach(([code, jt, jf, k], i) => {
+    view.setUint16(i * 8, code, true);
+    view.setUint8(i * 8 + 2, jt);
+    view.setUint8(i * 8 + 3, jf);
+    view.setUint32(i * 8 + 4, k, true);
+  });
+  // struct sock_fprog { unsigned short len; struct sock_filter *filter; }: 16 bytes on 64-bit.
+  const fprog = new DataView(new ArrayBuffer(16));
+  fprog.setUint16(0, DROP_NEW_SYNS.length, true);
+  fprog.setBigUint64(8, BigInt(ptr(program)), true);
+  return sys.setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, ptr(new Uint8Array(fprog.buffer)), 16) === 0;
+}
+
+export interface ListenerGate {
+  /** How many listening sockets were found and now refuse new connections. */
+  readonly listeners: number;
+  /** Connections the kernel has queued for these listeners and the service has not accepted yet. */
+  queued(): number;
+  /** Resolves once the queues stayed empty for `settleMs`, or after `maxMs`; tells how long it took. */
+  drained(maxMs: number, settleMs?: number): Promise<{ waitedMs: number; empty: boolean }>;
+}
+
+/**
+ * Makes every listening socket of this process drop new connection attempts while those
+ * already queued are still accepted. Null where the platform cannot (the caller closes as before).
+ */
+export function gateListeners(): ListenerGate | null {
+  const sys = socketCalls();
+  if (sys === null) return null;
+  let fds: number[];
+  try {
+    fds = listeningSockets(sys);
+  } catch {
+    return null; // no /proc
+  }
+  const gated = fds.filter((fd) => attachSynFilter(sys, fd));
+  if (gated.length === 0) return null;
+  const queued = () => gated.reduce((n, fd) => n + (listenerBacklog(sys, fd) ?? 0), 0);
+  return {
+    listeners: gated.length,
+    queued,
+    async drained(maxMs, settleMs = 20) {
+      const started = performance.now();
+      let emptySince: number | null = null;
+      for (;;) {
+        const now = performance.now();
+        if (queued() === 0) {
+          emptySince ??= now;
+          // A handshake whose SYN came before the filter may still complete: wait a little.
+          if (now - emptySince >= settleMs) return { waitedMs: now - started, empty: true };
+        } else {
+          emptySince = null;
+        }
+        if (now - started >= maxMs) return { waitedMs: now - started, empty: false };
+        await Bun.sleep(2);
+      }
+    },
+  };
+}
