@@ -25,3 +25,4 @@ const server = Bun.serve({
     : () => new Response(body, { headers: { "Content-Type": "application/json; charset=utf-8" } }),
 });
 console.log(JSON.stringify({ event: "listening", url: `http://127.0.0.1:${server.port}`, floor, sink }));
+process.on("SIGINT", () => process.exit(0)); // a clean exit (profilers write on exit)
