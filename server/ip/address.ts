@@ -11,70 +11,96 @@ export type IpAddress =
 
 const MAX_TEXT = 45; // the longest IPv6 text form: ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255
 
-export function parseIpv4(text: string): number | null {
-  const parts = text.split(".");
-  if (parts.length !== 4) return null;
+// The parsers walk the text once by char code and allocate nothing but the result: they
+// run on every /ip request (split() and small arrays cost more than the table search).
+
+const DOT = 46;
+const COLON = 58;
+
+/** Dotted-quad IPv4 in text[start, end) as an unsigned 32-bit value, or -1. */
+function ipv4Between(text: string, start: number, end: number): number {
   let value = 0;
-  for (const part of parts) {
-    if (part.length === 0 || part.length > 3) return null;
-    if (part.length > 1 && part.charCodeAt(0) === 48) return null; // leading zero
-    let n = 0;
-    for (let i = 0; i < part.length; i++) {
-      const c = part.charCodeAt(i) - 48;
-      if (c < 0 || c > 9) return null;
-      n = n * 10 + c;
+  let parts = 0;
+  let part = 0;
+  let digits = 0;
+  for (let i = start; i <= end; i++) {
+    const c = i < end ? text.charCodeAt(i) : DOT; // a dot after the last part closes it
+    if (c === DOT) {
+      if (digits === 0 || part > 255 || ++parts > 4) return -1;
+      value = value * 256 + part;
+      part = 0;
+      digits = 0;
+    } else {
+      const d = c - 48;
+      if (d < 0 || d > 9) return -1;
+      if (digits === 1 && part === 0) return -1; // leading zero
+      if (++digits > 3) return -1;
+      part = part * 10 + d;
     }
-    if (n > 255) return null;
-    value = value * 256 + n;
   }
-  return value;
+  return parts === 4 ? value : -1;
 }
 
-function parseGroup(text: string): number | null {
-  if (text.length === 0 || text.length > 4) return null;
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
-    if (d < 0) return null;
-    n = n * 16 + d;
-  }
-  return n;
+export function parseIpv4(text: string): number | null {
+  const value = ipv4Between(text, 0, text.length);
+  return value < 0 ? null : value;
+}
+
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
 }
 
 export function parseIpv6(text: string): Uint16Array | null {
-  const doubleColon = text.indexOf("::");
-  if (doubleColon >= 0 && text.indexOf("::", doubleColon + 1) >= 0) return null;
-  const parseSide = (side: string, allowIpv4Tail: boolean): number[] | null => {
-    if (side === "") return [];
-    const pieces = side.split(":");
-    const groups: number[] = [];
-    for (let i = 0; i < pieces.length; i++) {
-      const piece = pieces[i]!;
-      if (allowIpv4Tail && i === pieces.length - 1 && piece.includes(".")) {
-        const v4 = parseIpv4(piece);
-        if (v4 === null) return null;
-        groups.push(Math.floor(v4 / 65536), v4 % 65536);
-      } else {
-        const g = parseGroup(piece);
-        if (g === null) return null;
-        groups.push(g);
-      }
-    }
-    return groups;
-  };
-  let groups: number[];
-  if (doubleColon < 0) {
-    const all = parseSide(text, true);
-    if (all === null || all.length !== 8) return null;
-    groups = all;
-  } else {
-    const head = parseSide(text.slice(0, doubleColon), false);
-    const tail = parseSide(text.slice(doubleColon + 2), true);
-    if (head === null || tail === null || head.length + tail.length > 7) return null;
-    groups = [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail];
+  const n = text.length;
+  const groups = new Uint16Array(8);
+  let count = 0;
+  /** Where `::` stands, in groups; -1 without one. */
+  let gap = -1;
+  let i = 0;
+  if (n >= 2 && text.charCodeAt(0) === COLON) {
+    if (text.charCodeAt(1) !== COLON) return null; // a lone leading colon
+    gap = 0;
+    i = 2;
   }
-  return Uint16Array.from(groups);
+  while (i < n) {
+    let value = 0;
+    let j = i;
+    while (j < n && j - i <= 4) {
+      const d = hexDigit(text.charCodeAt(j));
+      if (d < 0) break;
+      value = value * 16 + d;
+      j++;
+    }
+    if (j < n && text.charCodeAt(j) === DOT) {
+      // An IPv4 tail: the rest of the text, two groups.
+      const v4 = count <= 6 ? ipv4Between(text, i, n) : -1;
+      if (v4 < 0) return null;
+      groups[count++] = v4 >>> 16;
+      groups[count++] = v4 & 0xffff;
+      break;
+    }
+    if (j === i || j - i > 4 || count === 8) return null;
+    groups[count++] = value;
+    if (j === n) break;
+    if (text.charCodeAt(j) !== COLON) return null;
+    if (j + 1 < n && text.charCodeAt(j + 1) === COLON) {
+      if (gap >= 0) return null; // a second `::`
+      gap = count;
+      i = j + 2;
+    } else {
+      i = j + 1;
+      if (i === n) return null; // a lone trailing colon
+    }
+  }
+  if (gap < 0) return count === 8 ? groups : null;
+  if (count > 7) return null; // `::` stands for at least one group
+  const after = count - gap;
+  groups.copyWithin(8 - after, gap, count);
+  groups.fill(0, gap, 8 - after);
+  return groups;
 }
 
 /** Parses an IPv4 or IPv6 address; null for anything else. */
