@@ -113,7 +113,8 @@ export async function startServer(config: Config, options: { reusePort?: boolean
       await Bun.sleep(config.drainGraceMs);
       // Then refuse new connections but accept those the kernel already queued, so that
       // closing the listener resets none of them (see ops/accept-queue.ts).
-      const gate = gateListeners();
+      const ports = [server.port, redirect?.port].filter((p): p is number => p !== undefined);
+      const gate = gateListeners(ports);
       const acceptQueue = gate ? await gate.drained(Math.min(ACCEPT_QUEUE_MAX_MS, config.drainSeconds * 1000)) : null;
       const deadline = Bun.sleep(config.drainSeconds * 1000).then(() => "deadline" as const);
       redirect?.stop();

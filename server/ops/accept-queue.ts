@@ -51,6 +51,7 @@ const DROP_NEW_SYNS: [code: number, jt: number, jf: number, k: number][] = [
 interface SocketCalls {
   setsockopt(fd: number, level: number, name: number, value: number, length: number): number;
   getsockopt(fd: number, level: number, name: number, value: number, length: number): number;
+  getsockname(fd: number, address: number, length: number): number;
 }
 
 let calls: SocketCalls | null | undefined;
@@ -62,10 +63,12 @@ function socketCalls(): SocketCalls | null {
     const libc = dlopen("libc.so.6", {
       setsockopt: { args: ["i32", "i32", "i32", "ptr", "u32"], returns: "i32" },
       getsockopt: { args: ["i32", "i32", "i32", "ptr", "ptr"], returns: "i32" },
+      getsockname: { args: ["i32", "ptr", "ptr"], returns: "i32" },
     });
     calls = {
       setsockopt: (fd, level, name, value, length) => libc.symbols.setsockopt(fd, level, name, value as never, length),
       getsockopt: (fd, level, name, value, length) => libc.symbols.getsockopt(fd, level, name, value as never, length as never),
+      getsockname: (fd, address, length) => libc.symbols.getsockname(fd, address as never, length as never),
     };
   } catch {
     calls = null;
@@ -82,8 +85,16 @@ function listenerBacklog(sys: SocketCalls, fd: number): number | null {
   return new DataView(info.buffer).getUint32(UNACKED_OFFSET, true);
 }
 
-/** This process's listening TCP sockets, by file descriptor. */
-function listeningSockets(sys: SocketCalls): number[] {
+/** The local port of a socket: sockaddr_in and sockaddr_in6 both keep it big-endian at byte 2. */
+function localPort(sys: SocketCalls, fd: number): number | null {
+  const address = new Uint8Array(128); // sockaddr_storage
+  const length = new Uint32Array([address.length]);
+  if (sys.getsockname(fd, ptr(address), ptr(length)) !== 0) return null;
+  return (address[2]! << 8) | address[3]!;
+}
+
+/** This process's listening TCP sockets on `ports`, by file descriptor. */
+function listeningSockets(sys: SocketCalls, ports: readonly number[]): number[] {
   const fds: number[] = [];
   for (const entry of readdirSync("/proc/self/fd")) {
     const fd = Number(entry);
@@ -93,7 +104,9 @@ function listeningSockets(sys: SocketCalls): number[] {
     } catch {
       continue; // closed since the listing
     }
-    if (target.startsWith("socket:") && listenerBacklog(sys, fd) !== null) fds.push(fd);
+    if (!target.startsWith("socket:") || listenerBacklog(sys, fd) === null) continue;
+    const port = localPort(sys, fd);
+    if (port !== null && ports.includes(port)) fds.push(fd);
   }
   return fds;
 }
@@ -124,15 +137,16 @@ export interface ListenerGate {
 }
 
 /**
- * Makes every listening socket of this process drop new connection attempts while those
- * already queued are still accepted. Null where the platform cannot (the caller closes as before).
+ * Makes this process's listening sockets on `ports` drop new connection attempts while
+ * those already queued are still accepted. Null where the platform cannot (the caller
+ * closes as before) or no such listener is found.
  */
-export function gateListeners(): ListenerGate | null {
+export function gateListeners(ports: readonly number[]): ListenerGate | null {
   const sys = socketCalls();
   if (sys === null) return null;
   let fds: number[];
   try {
-    fds = listeningSockets(sys);
+    fds = listeningSockets(sys, ports);
   } catch {
     return null; // no /proc
   }
