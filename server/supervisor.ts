@@ -2,13 +2,15 @@
 // (reusePort: the kernel spreads connections). A worker that dies is replaced at once
 // (backing off to at most 1.5 s when it keeps dying) while the others keep serving.
 // SIGHUP is passed to every worker (each reloads and validates its tables); SIGTERM
-// drains every worker, then the supervisor exits.
+// drains every worker, then the supervisor exits. Workers' metrics meet here
+// (ops/metrics-exchange.ts), so that any worker can answer /metrics for all of them.
 
 import type { Subprocess } from "bun";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { loadData } from "./data.ts";
 import { logEvent } from "./log.ts";
+import { MetricsLedger, type ExchangeMessage } from "./ops/metrics-exchange.ts";
 
 const WORKER_ENTRY = join(import.meta.dir, "worker.ts");
 const MAX_BACKOFF_MS = 1500;
@@ -21,14 +23,20 @@ export async function supervise(config: Config): Promise<void> {
   const workers = new Map<number, Subprocess>();
   const restarts = new Map<number, { count: number; startedAt: number }>();
   let stopping = false;
+  const ledger = new MetricsLedger();
 
   const spawn = (slot: number) => {
     const startedAt = Date.now();
     const child = Bun.spawn(["bun", WORKER_ENTRY], {
       env: { ...process.env, ZONETIME_WORKER_ID: String(slot) },
       stdio: ["ignore", "inherit", "inherit"],
+      ipc(message: ExchangeMessage, child) {
+        if (message?.type !== "metrics") return;
+        child.send({ type: "metrics-others", snapshot: ledger.receive(slot, message.snapshot) } satisfies ExchangeMessage);
+      },
       onExit(_proc, exitCode, signalCode) {
         workers.delete(slot);
+        ledger.retire(slot);
         if (stopping) return;
         const history = restarts.get(slot) ?? { count: 0, startedAt };
         const count = Date.now() - history.startedAt > STABLE_MS ? 0 : history.count + 1;

