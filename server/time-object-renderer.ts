@@ -68,16 +68,20 @@ export class TimeObjectRenderer {
     const out = new Uint8Array(length);
     let at = 0;
     const { parts, slots } = template;
+    // The six microsecond digits as two offsets into DIGITS ("000".."999").
+    const high = Math.floor(instant.micros / 1000) * 3;
+    const low = (instant.micros % 1000) * 3;
     for (let i = 0; i < slots.length; i++) {
       out.set(parts[i]!, at);
       at += parts[i]!.length;
       const slot = slots[i]!;
       if (slot === Slot.Micros) {
-        let m = instant.micros;
-        for (let d = 5; d >= 0; d--) {
-          out[at + d] = 48 + (m % 10);
-          m = Math.floor(m / 10);
-        }
+        out[at] = DIGITS[high]!;
+        out[at + 1] = DIGITS[high + 1]!;
+        out[at + 2] = DIGITS[high + 2]!;
+        out[at + 3] = DIGITS[low]!;
+        out[at + 4] = DIGITS[low + 1]!;
+        out[at + 5] = DIGITS[low + 2]!;
         at += 6;
       } else if (clientIp === null) {
         if (slot === Slot.ClientJson) {
@@ -96,3 +100,5 @@ export class TimeObjectRenderer {
 }
 
 const NULL_BYTES = encoder.encode("null");
+/** "000001002...999" as bytes: three digits per number below 1000. */
+const DIGITS = encoder.encode(Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, "0")).join(""));
