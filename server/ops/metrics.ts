@@ -67,8 +67,8 @@ export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnap
 
 export class Metrics {
   private readonly counts = new Map<number, number[]>(); // status -> count per route
-  private readonly buckets = ROUTES.map(() => new Array<number>(BUCKETS.length + 1).fill(0));
-  private readonly sums = ROUTES.map(() => 0);
+  private readonly buckets = emptySnapshot().buckets;
+  private readonly sums = emptySnapshot().sums;
   rateLimited = 0;
   reloads = { ok: 0, failed: 0 };
   /** The other workers' counts, as the supervisor last sent them (null when running alone). */
