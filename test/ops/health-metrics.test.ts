@@ -2,6 +2,7 @@
 // (Prometheus text) against a real server.
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { readClockSync } from "../../server/ops/clock-sync.ts";
 import { PUSH_INTERVAL_MS } from "../../server/ops/metrics-exchange.ts";
 import { freePort } from "../support/free-port.ts";
@@ -61,6 +62,21 @@ test("/metrics: Prometheus text with requests by route and status, latency, data
   for (const line of text.trim().split("\n")) expect(line).toMatch(/^(# (HELP|TYPE) \S+ .+|[a-z_]+(\{[^}]*\})? [0-9.e+-]+)$/);
 });
 
+/** The pids whose parent is `pid`, from /proc (no procps needed). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
+    } catch {
+      // gone since the listing
+    }
+  }
+  return children;
+}
+
 /** The value of the first sample line starting with `series`. */
 function sampleOf(text: string, series: string): number {
   const line = text.split("\n").find((l) => l.startsWith(series));
@@ -97,7 +113,7 @@ test("/metrics with two workers: whichever answers counts both, and a dead worke
     expect(answeredBy.size).toBe(2);
 
     // kill -9 one worker: once its replacement has exchanged counts, the totals have not gone down.
-    const pids = Bun.spawnSync(["pgrep", "-P", String(service.child.pid)]).stdout.toString().trim().split("\n").map(Number);
+    const pids = childrenOf(service.child.pid);
     expect(pids.length).toBe(2);
     process.kill(pids[0]!, "SIGKILL");
     await Bun.sleep(1500 + 2 * PUSH_INTERVAL_MS + 500);
