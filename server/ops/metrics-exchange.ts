@@ -17,7 +17,13 @@ export function exchangeWithSupervisor(metrics: Metrics): void {
   process.on("message", (message: ExchangeMessage) => {
     if (message?.type === "metrics-others") metrics.others = message.snapshot;
   });
-  const push = () => process.send!({ type: "metrics", snapshot: metrics.snapshot() } satisfies ExchangeMessage);
+  const push = () => {
+    try {
+      process.send!({ type: "metrics", snapshot: metrics.snapshot() } satisfies ExchangeMessage);
+    } catch {
+      // The supervisor is gone (the channel closed): serving matters more than counting.
+    }
+  };
   push();
   setInterval(push, PUSH_INTERVAL_MS).unref();
 }
