@@ -88,13 +88,8 @@ function wrk(server: Server, path: string): Run {
   };
 }
 
-interface Summary {
-  rps: number;
-  p50: number;
-  p99: number;
-  cpuMicros: number;
-  errors: string;
-}
+/** Medians over rounds, in the shape of one run. */
+type Summary = Run;
 
 const summarise = (runs: Run[]): Summary => ({
   rps: median(runs.map((r) => r.rps)),
