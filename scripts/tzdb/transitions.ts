@@ -18,6 +18,7 @@ import type { RuleLine, Until } from "./parse.ts";
 import type { ResolvedLine, ResolvedZone } from "./resolve.ts";
 import { formatAbbreviation } from "./abbreviation.ts";
 import { TzCompileError } from "./errors.ts";
+import { posixTzString } from "./posix-tz.ts";
 
 /** The local time an UNTIL names, in seconds since the epoch as if it were UT. */
 function untilLocalSeconds(until: Until): number {
@@ -44,6 +45,9 @@ export function compileZone(zone: ResolvedZone, horizonYear: number, firstYear: 
   };
   let startTime = 0;
   let save = 0;
+  // zic's nonTZlimtime: the latest transition the TZ string cannot reproduce (a line's
+  // start without rules, or a firing of a rule that ends or of a line that ends).
+  let nonPosixLimit = -Infinity;
 
   zone.lines.forEach((line, index) => {
     let useStart = index > 0;
@@ -63,6 +67,7 @@ export function compileZone(zone: ResolvedZone, horizonYear: number, firstYear: 
       const type = addType({ utoff, save, isdst: fixed.isdst, abbr });
       if (useStart) {
         added.push({ at: startTime, type });
+        nonPosixLimit = Math.max(nonPosixLimit, startTime);
         useStart = false;
       } else {
         defaultType = type;
@@ -97,6 +102,7 @@ export function compileZone(zone: ResolvedZone, horizonYear: number, firstYear: 
           const type = addType(ruleType(line, rule));
           if (defaultType === null && !rule.isdst) defaultType = type;
           added.push({ at: firing.at, type });
+          if (useUntil || rule.to !== Infinity) nonPosixLimit = Math.max(nonPosixLimit, firing.at);
         }
       }
     }
@@ -117,7 +123,20 @@ export function compileZone(zone: ResolvedZone, horizonYear: number, firstYear: 
 
   const initial = defaultType ?? firstType;
   if (initial === null) failAt(zone.lines[0]!, `zone ${zone.name} has no local time type`);
-  return { initial, transitions: optimize(added, firstType!), footer: footerOf(zone) };
+  return {
+    initial,
+    transitions: optimize(added, firstType!),
+    footer: footerOf(zone),
+    posixTz: posixTzString(zone),
+    posixFrom: posixStart(added, nonPosixLimit),
+  };
+}
+
+/** zic's TZstarttime: the earliest transition after nonTZlimtime, else nonTZlimtime itself. */
+function posixStart(added: readonly Transition[], nonPosixLimit: number): number {
+  let start = Infinity;
+  for (const t of added) if (t.at > nonPosixLimit && t.at < start) start = t.at;
+  return start === Infinity ? nonPosixLimit : start;
 }
 
 /**

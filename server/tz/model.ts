@@ -37,6 +37,13 @@ export interface CompiledZone {
   transitions: Transition[];
   /** Rules that apply after the last transition; null when the last type holds forever. */
   footer: Footer | null;
+  /** The POSIX TZ string zic writes as the TZif footer; null where zic writes an empty one. */
+  posixTz: string | null;
+  /**
+   * From this instant on the POSIX TZ string alone describes the zone (zic's TZstarttime,
+   * the last transition a `-b slim` TZif file keeps); -Infinity when it always did.
+   */
+  posixFrom: number;
 }
 
 export function sameType(a: LocalTimeType, b: LocalTimeType): boolean {

@@ -28,6 +28,13 @@ export interface ResolvedName {
   isLink: boolean;
 }
 
+/** The TZif footer of a zone and the instant from which it alone describes the zone. */
+export interface PosixTz {
+  tz: string;
+  /** Unix seconds; -Infinity when the string describes the zone's whole history. */
+  from: number;
+}
+
 /** The contiguous run of isdst periods around an instant (bounds may be infinite). */
 export interface DstRun {
   from: number;
@@ -137,7 +144,15 @@ export class ZoneTable {
     return { from, until };
   }
 
-  private findPeriod(zone: number, t: number): Period {
+  /** The zone's POSIX TZ string as zic writes it; null when zic writes none or the file predates it. */
+  posixTz(zone: number): PosixTz | null {
+    const index = this.data.posixTz[zone];
+    if (index === undefined || index < 0) return null;
+    return { tz: this.data.strings[index]!, from: this.data.posixFrom[zone]! };
+  }
+
+  /** periodAt without touching the per-zone cache, for walks that would evict "now". */
+  findPeriod(zone: number, t: number): Period {
     const o = zone * ZONE_RECORD_INTS;
     const first = this.data.zones[o]!;
     const count = this.data.zones[o + 1]!;

@@ -17,6 +17,11 @@
 //   u32[stringCount+1]     string start offsets into the UTF-8 blob, then its end
 //   u16[transitionCount]   type index of each transition
 //   u8[stringBytes]        UTF-8 strings, back to back
+//   since minor 1, after zero padding to a multiple of 8:
+//   f64[zoneCount]         per zone: zic's TZstarttime, from which the POSIX TZ string
+//                          alone describes it (-Infinity: always)
+//   i32[zoneCount]         per zone: its POSIX TZ string (the TZif footer), -1 for none
+// A minor-0 file (no POSIX section) still reads: its zones answer posix_tz null.
 
 import { TableFormatError } from "../errors.ts";
 import { encodeStrings, readStrings, writeStrings } from "../string-table.ts";
@@ -25,7 +30,9 @@ import type { DayKind, TimeType } from "./rule-firings.ts";
 
 export const ZONES_MAGIC = "ZTZONES\0";
 export const ZONES_FORMAT_MAJOR = 1;
-export const ZONES_FORMAT_MINOR = 0;
+export const ZONES_FORMAT_MINOR = 1;
+/** The first minor version whose files carry the POSIX TZ section. */
+const POSIX_SECTION_MINOR = 1;
 const HEADER_BYTES = 64;
 const ZONE_INTS = 6;
 const TYPE_INTS = 4;
@@ -52,6 +59,10 @@ export interface ZoneTableData {
   types: Int32Array;
   footerRules: Int32Array;
   names: Int32Array;
+  /** Per zone: the instant from which posixTz alone applies; empty in a minor-0 file. */
+  posixFrom: Float64Array;
+  /** Per zone: the string index of its POSIX TZ string, -1 for none; empty in a minor-0 file. */
+  posixTz: Int32Array;
   strings: string[];
 }
 
@@ -65,7 +76,7 @@ interface Counts {
   stringBytes: number;
 }
 
-function layout(c: Counts) {
+function layout(c: Counts, withPosix: boolean) {
   const times = HEADER_BYTES;
   const zones = times + 8 * c.transitionCount;
   const types = zones + 4 * ZONE_INTS * c.zoneCount;
@@ -74,8 +85,10 @@ function layout(c: Counts) {
   const stringOffsets = names + 4 * NAME_INTS * c.nameCount;
   const typeIndices = stringOffsets + 4 * (c.stringCount + 1);
   const stringBlob = typeIndices + 2 * c.transitionCount;
-  const total = stringBlob + c.stringBytes;
-  return { times, zones, types, footerRules, names, stringOffsets, typeIndices, stringBlob, total };
+  const posixFrom = withPosix ? Math.ceil((stringBlob + c.stringBytes) / 8) * 8 : stringBlob + c.stringBytes;
+  const posixTz = posixFrom + (withPosix ? 8 * c.zoneCount : 0);
+  const total = posixTz + (withPosix ? 4 * c.zoneCount : 0);
+  return { times, zones, types, footerRules, names, stringOffsets, typeIndices, stringBlob, posixFrom, posixTz, total };
 }
 
 export function encodeZones(input: ZoneTableInput): Uint8Array {
@@ -110,7 +123,11 @@ export function encodeZones(input: ZoneTableInput): Uint8Array {
   const typeIndices: number[] = [];
   const zoneRows: number[] = [];
   const footerRows: number[] = [];
+  const posixFrom: number[] = [];
+  const posixTz: number[] = [];
   for (const { compiled } of input.zones) {
+    posixFrom.push(compiled.posixFrom);
+    posixTz.push(compiled.posixTz === null ? -1 : intern(compiled.posixTz));
     const firstTransition = times.length;
     for (const t of compiled.transitions) {
       times.push(t.at);
@@ -139,7 +156,7 @@ export function encodeZones(input: ZoneTableInput): Uint8Array {
     stringCount: strings.length,
     stringBytes,
   };
-  const at = layout(counts);
+  const at = layout(counts, true);
   const buffer = new ArrayBuffer(at.total);
   const bytes = new Uint8Array(buffer);
   const view = new DataView(buffer);
@@ -157,6 +174,8 @@ export function encodeZones(input: ZoneTableInput): Uint8Array {
   new Int32Array(buffer, at.names, nameRows.length).set(nameRows);
   writeStrings(buffer, at.stringOffsets, at.stringBlob, encodedStrings);
   new Uint16Array(buffer, at.typeIndices, typeIndices.length).set(typeIndices);
+  new Float64Array(buffer, at.posixFrom, posixFrom.length).set(posixFrom);
+  new Int32Array(buffer, at.posixTz, posixTz.length).set(posixTz);
   return bytes;
 }
 
@@ -183,7 +202,8 @@ export function decodeZones(buffer: ArrayBuffer, file: string): ZoneTableData {
   };
   const versionString = u(7);
   const builtAtString = u(8);
-  const at = layout(counts);
+  const withPosix = formatMinor >= POSIX_SECTION_MINOR;
+  const at = layout(counts, withPosix);
   if (at.total !== buffer.byteLength) {
     fail(`length mismatch: the header declares ${at.total} bytes but the file has ${buffer.byteLength} (truncated or corrupted)`);
   }
@@ -200,6 +220,8 @@ export function decodeZones(buffer: ArrayBuffer, file: string): ZoneTableData {
     types: new Int32Array(buffer, at.types, counts.typeCount * TYPE_INTS),
     footerRules: new Int32Array(buffer, at.footerRules, counts.footerRuleCount * FOOTER_INTS),
     names: new Int32Array(buffer, at.names, counts.nameCount * NAME_INTS),
+    posixFrom: new Float64Array(buffer, at.posixFrom, withPosix ? counts.zoneCount : 0),
+    posixTz: new Int32Array(buffer, at.posixTz, withPosix ? counts.zoneCount : 0),
     strings,
   };
   validateReferences(data, counts, fail);
@@ -230,6 +252,10 @@ function validateReferences(d: ZoneTableData, c: Counts, fail: (reason: string) 
       row[5]! < 0 || row[5]! > 2 || row[6]! < 0 || row[6]! >= c.typeCount) {
       fail(`footer rule ${r} is out of range`);
     }
+  }
+  for (let z = 0; z < d.posixTz.length; z++) {
+    const tz = d.posixTz[z]!;
+    if (tz < -1 || tz >= c.stringCount) fail(`zone ${z}: POSIX TZ string out of range`);
   }
   for (let n = 0; n < c.nameCount; n++) {
     const name = d.names[n * NAME_INTS]!;

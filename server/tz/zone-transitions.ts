@@ -1,0 +1,59 @@
+// The changes of a zone's local clock in a window of time: every instant where the UT
+// offset, the abbreviation or the isdst flag changes, as zdump lists them. A stored
+// transition or footer rule firing that changes none of the three (only the split of the
+// offset into standard time and SAVE, or nothing at all) is not a change of the clock.
+
+import type { LocalTimeType } from "./model.ts";
+import type { ZoneTable } from "./zone-table.ts";
+
+/** The most changes one answer lists; `nextFrom` says where the rest begin. */
+export const MAX_TRANSITIONS_PER_ANSWER = 1000;
+
+export interface ClockChange {
+  /** Unix seconds (UT) from which `after` holds. */
+  at: number;
+  before: LocalTimeType;
+  after: LocalTimeType;
+}
+
+export interface ClockChanges {
+  changes: ClockChange[];
+  /** The instant of the first change left out by the cap (ask again from there); null when none was. */
+  nextFrom: number | null;
+}
+
+/** True when a reader of the clock can tell the two types apart. */
+export function isClockChange(a: LocalTimeType, b: LocalTimeType): boolean {
+  return a.utoff !== b.utoff || a.abbr !== b.abbr || a.isdst !== b.isdst;
+}
+
+/** The clock changes of `zone` at instants in [from, to), at most `limit` of them. */
+export function clockChanges(table: ZoneTable, zone: number, from: number, to: number, limit = MAX_TRANSITIONS_PER_ANSWER): ClockChanges {
+  const changes: ClockChange[] = [];
+  const start = Math.ceil(from);
+  // The period holding the second before `from`, so that a change exactly at `from` counts.
+  let period = table.findPeriod(zone, start - 1);
+  let before = period.type;
+  while (period.end < to) {
+    const at = period.end;
+    period = table.findPeriod(zone, at);
+    if (isClockChange(before, period.type)) {
+      if (changes.length === limit) return { changes, nextFrom: at };
+      changes.push({ at, before, after: period.type });
+    }
+    before = period.type;
+  }
+  return { changes, nextFrom: null };
+}
+
+/** The first clock change after instant `t` (exclusive), or null when the clock never changes again. */
+export function nextClockChange(table: ZoneTable, zone: number, t: number): ClockChange | null {
+  let period = table.findPeriod(zone, t);
+  const before = period.type;
+  while (period.end !== Infinity) {
+    const at = period.end;
+    period = table.findPeriod(zone, at);
+    if (isClockChange(before, period.type)) return { at, before, after: period.type };
+  }
+  return null;
+}
