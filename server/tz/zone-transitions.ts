@@ -57,3 +57,23 @@ export function nextClockChange(table: ZoneTable, zone: number, t: number): Cloc
   }
   return null;
 }
+
+/** What a change does to the wall clock: jumps forward (a gap), back (an overlap), or neither. */
+export type WallClockEffect = "gap" | "overlap" | "none";
+
+export interface WallClockChange {
+  /** The wall clock as the change approaches, seconds since 1970-01-01T00:00 on that clock ("02:00" for New York in March). */
+  localBefore: number;
+  /** The wall clock at the change ("03:00"). */
+  localAt: number;
+  effect: WallClockEffect;
+}
+
+export function wallClockChange(change: ClockChange): WallClockChange {
+  const shift = change.after.utoff - change.before.utoff;
+  return {
+    localBefore: change.at + change.before.utoff,
+    localAt: change.at + change.after.utoff,
+    effect: shift > 0 ? "gap" : shift < 0 ? "overlap" : "none",
+  };
+}

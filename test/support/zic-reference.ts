@@ -20,18 +20,27 @@ export interface ZoneHistory {
   transitions: { at: number; state: ClockState }[];
 }
 
-function requireTool(name: string): string {
+export function requireTool(name: string): string {
   // zic lives in /usr/sbin, which a non-root PATH may lack.
   const path = Bun.which(name) ?? Bun.which(name, { PATH: "/usr/sbin:/sbin:/usr/bin:/bin" });
   if (!path) throw new Error(`${name} is not installed: the tz reference tests need zic and zdump (Debian: libc-bin)`);
   return path;
 }
 
-/** Compiles zic input files into a fresh temporary TZDIR and returns its path. */
+const compiled = new Map<string, string>();
+
+/**
+ * Compiles zic input files into a temporary TZDIR and returns its path; once per test run
+ * (bun runs every test file in one process), as the files never change during a run.
+ */
 export function compileWithZic(sourceFiles: string[]): string {
+  const key = sourceFiles.join("\n");
+  const known = compiled.get(key);
+  if (known) return known;
   const dir = mkdtempSync(join(tmpdir(), "zonetime-zic-"));
   const result = Bun.spawnSync([requireTool("zic"), "-d", dir, ...sourceFiles], { stderr: "pipe" });
   if (result.exitCode !== 0) throw new Error(`zic failed: ${result.stderr.toString()}`);
+  compiled.set(key, dir);
   return dir;
 }
 
@@ -48,8 +57,24 @@ function parseState(fields: string[]): ClockState {
   return { utoff, isdst: fields[4] === "1", abbr };
 }
 
-/** `zdump -i -c lo,hiExclusive` for each name, parsed; one zdump per core, in parallel. */
-export async function zdumpHistories(tzdir: string, names: string[], loYear: number, hiYearExclusive: number): Promise<Map<string, ZoneHistory>> {
+const histories = new Map<string, Promise<Map<string, ZoneHistory>>>();
+
+/**
+ * `zdump -i -c lo,hiExclusive` for each name, parsed; one zdump per core, in parallel.
+ * zdump scans time in half-day steps (about 70 s of CPU for the whole database over
+ * 300 years), so one run per test process serves every test file that asks the same.
+ */
+export function zdumpHistories(tzdir: string, names: string[], loYear: number, hiYearExclusive: number): Promise<Map<string, ZoneHistory>> {
+  const key = `${tzdir}|${loYear}|${hiYearExclusive}|${names.join(",")}`;
+  let run = histories.get(key);
+  if (!run) {
+    run = runZdumpHistories(tzdir, names, loYear, hiYearExclusive);
+    histories.set(key, run);
+  }
+  return run;
+}
+
+async function runZdumpHistories(tzdir: string, names: string[], loYear: number, hiYearExclusive: number): Promise<Map<string, ZoneHistory>> {
   const zdump = requireTool("zdump");
   const chunks = Math.max(1, availableParallelism());
   const size = Math.ceil(names.length / chunks);
