@@ -151,6 +151,13 @@ export class ZoneTable {
     return { tz: this.data.strings[index]!, from: this.data.posixFrom[zone]! };
   }
 
+  /** Unix seconds of the zone's last stored transition; -Infinity when it has none (then only the footer or the initial type answers). */
+  lastStoredTransition(zone: number): number {
+    const o = zone * ZONE_RECORD_INTS;
+    const count = this.data.zones[o + 1]!;
+    return count > 0 ? this.data.times[this.data.zones[o]! + count - 1]! : -Infinity;
+  }
+
   /** periodAt without touching the per-zone cache, for walks that would evict "now". */
   findPeriod(zone: number, t: number): Period {
     const o = zone * ZONE_RECORD_INTS;

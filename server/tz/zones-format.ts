@@ -220,8 +220,8 @@ export function decodeZones(buffer: ArrayBuffer, file: string): ZoneTableData {
     types: new Int32Array(buffer, at.types, counts.typeCount * TYPE_INTS),
     footerRules: new Int32Array(buffer, at.footerRules, counts.footerRuleCount * FOOTER_INTS),
     names: new Int32Array(buffer, at.names, counts.nameCount * NAME_INTS),
-    posixFrom: new Float64Array(buffer, at.posixFrom, withPosix ? counts.zoneCount : 0),
-    posixTz: new Int32Array(buffer, at.posixTz, withPosix ? counts.zoneCount : 0),
+    posixFrom: withPosix ? new Float64Array(buffer, at.posixFrom, counts.zoneCount) : new Float64Array(0),
+    posixTz: withPosix ? new Int32Array(buffer, at.posixTz, counts.zoneCount) : new Int32Array(0),
     strings,
   };
   validateReferences(data, counts, fail);
