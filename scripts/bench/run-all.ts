@@ -1,4 +1,4 @@
-// `bun run bench`: every benchmark, in order: tz tables, IP tables, HTTP. Builds
+// `bun run bench`: every benchmark, in order: tz tables, zone queries, IP tables, HTTP. Builds
 // generated/ first when it is missing. Timings are reported as ratios to baselines
 // measured in the same run, never asserted.
 
@@ -9,6 +9,7 @@ import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "../paths.ts";
 import { benchHttp } from "./http.ts";
 import { benchIp } from "./ip-lookup.ts";
 import { benchTz } from "./tz-lookup.ts";
+import { benchZoneQueries } from "./zone-queries.ts";
 
 const dataDir = process.env.DATA_DIR || DEFAULT_DATA_DIR;
 if (!existsSync(join(dataDir, "manifest.json"))) {
@@ -17,6 +18,8 @@ if (!existsSync(join(dataDir, "manifest.json"))) {
   console.log(`built ${dataDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 await benchTz();
+console.log();
+await benchZoneQueries(dataDir);
 console.log();
 await benchIp(dataDir);
 console.log();

@@ -41,7 +41,7 @@ export interface DstRun {
   until: number;
 }
 
-interface FooterData {
+export interface FooterData {
   stdoff: number;
   rules: FooterRule[];
 }
@@ -149,6 +149,11 @@ export class ZoneTable {
     const index = this.data.posixTz[zone];
     if (index === undefined || index < 0) return null;
     return { tz: this.data.strings[index]!, from: this.data.posixFrom[zone]! };
+  }
+
+  /** The rules that keep firing after the last stored transition; null when the last type holds forever. */
+  footer(zone: number): FooterData | null {
+    return this.footers[zone]!;
   }
 
   /** Unix seconds of the zone's last stored transition; -Infinity when it has none (then only the footer or the initial type answers). */

@@ -3,11 +3,16 @@
 // transition or footer rule firing that changes none of the three (only the split of the
 // offset into standard time and SAVE, or nothing at all) is not a change of the clock.
 
+import { yearOfUnixSeconds } from "../calendar.ts";
 import type { LocalTimeType } from "./model.ts";
-import type { ZoneTable } from "./zone-table.ts";
+import { firingsInYear } from "./rule-firings.ts";
+import type { FooterData, ZoneTable } from "./zone-table.ts";
 
 /** The most changes one answer lists; `nextFrom` says where the rest begin. */
 export const MAX_TRANSITIONS_PER_ANSWER = 1000;
+
+/** 10000-01-01T00:00:00Z: no window reaches past year 9999, so the footer walk always ends. */
+const END_OF_YEAR_9999 = 253402300800;
 
 export interface ClockChange {
   /** Unix seconds (UT) from which `after` holds. */
@@ -27,14 +32,24 @@ export function isClockChange(a: LocalTimeType, b: LocalTimeType): boolean {
   return a.utoff !== b.utoff || a.abbr !== b.abbr || a.isdst !== b.isdst;
 }
 
-/** The clock changes of `zone` at instants in [from, to), at most `limit` of them. */
+/**
+ * The clock changes of `zone` at instants in [from, to), at most `limit` of them. Stored
+ * transitions are walked by binary search; past the last one the footer rules are fired
+ * year by year, as the footer evaluator in zone-table.ts does, without re-firing the
+ * years around each step.
+ */
 export function clockChanges(table: ZoneTable, zone: number, from: number, to: number, limit = MAX_TRANSITIONS_PER_ANSWER): ClockChanges {
   const changes: ClockChange[] = [];
   const start = Math.ceil(from);
+  const footer = table.footer(zone);
+  const lastStored = table.lastStoredTransition(zone);
   // The period holding the second before `from`, so that a change exactly at `from` counts.
   let period = table.findPeriod(zone, start - 1);
   let before = period.type;
   while (period.end < to) {
+    if (footer !== null && period.end > lastStored) {
+      return footerChanges(footer, Math.max(start, lastStored + 1), Math.min(to, END_OF_YEAR_9999), before, changes, limit);
+    }
     const at = period.end;
     period = table.findPeriod(zone, at);
     if (isClockChange(before, period.type)) {
@@ -44,6 +59,29 @@ export function clockChanges(table: ZoneTable, zone: number, from: number, to: n
     before = period.type;
   }
   return { changes, nextFrom: null };
+}
+
+/** Continues `changes` with the footer's firings at instants in [from, to), `before` being the type just before `from`. */
+function footerChanges(footer: FooterData, from: number, to: number, before: LocalTimeType, changes: ClockChange[], limit: number): ClockChanges {
+  const firstYear = yearOfUnixSeconds(from) - 1;
+  let save = 0;
+  // Two years fired before the first one settle the SAVE in force when it begins.
+  for (let y = firstYear - 2; y < firstYear; y++) {
+    for (const f of firingsInYear(footer.rules, y, footer.stdoff, save)) save = f.rule.save;
+  }
+  for (let y = firstYear; ; y++) {
+    for (const f of firingsInYear(footer.rules, y, footer.stdoff, save)) {
+      save = f.rule.save;
+      if (f.at < from) continue;
+      if (f.at >= to) return { changes, nextFrom: null };
+      const after = f.rule.type;
+      if (isClockChange(before, after)) {
+        if (changes.length === limit) return { changes, nextFrom: f.at };
+        changes.push({ at: f.at, before, after });
+      }
+      before = after;
+    }
+  }
 }
 
 /** The first clock change after instant `t` (exclusive), or null when the clock never changes again. */
