@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { encodeZones } from "../../server/tz/zones-format.ts";
 import { sha256Hex, writeAtomically } from "../write-atomically.ts";
 import { compileTzdb, toTableInput } from "./compile.ts";
+import { readZoneFacts } from "./zone-facts.ts";
 
 export const TZDATA_FILE = "tzdata.zi";
 export const ZONES_FILE = "zones.bin";
@@ -32,7 +33,7 @@ export async function buildZones(tzdbDir: string, outDir: string, builtAt: strin
   const started = performance.now();
   const source = await readTzdbSource(tzdbDir);
   const tz = compileTzdb([source]);
-  const input = toTableInput(tz, builtAt);
+  const input = toTableInput(tz, builtAt, await readZoneFacts(tzdbDir));
   const bytes = encodeZones(input);
   writeAtomically(join(outDir, ZONES_FILE), bytes);
   return {

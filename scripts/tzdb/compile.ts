@@ -1,7 +1,8 @@
 // The tz compiler end to end: zic input text -> parse -> resolve -> transitions -> the
 // input of the zones.bin encoder. Pure: reading and writing files is the caller's job.
 
-import type { ZoneTableInput } from "../../server/tz/zones-format.ts";
+import type { ZoneFacts, ZoneTableInput } from "../../server/tz/zones-format.ts";
+import type { FactsSource } from "./zone-facts.ts";
 import type { CompiledZone } from "../../server/tz/model.ts";
 import { parseTzSources } from "./parse.ts";
 import { resolveTzSource, type ZoneTableSource } from "./resolve.ts";
@@ -55,7 +56,7 @@ export function compileTzdb(files: readonly { name: string; text: string }[], fa
   return { version: source.version ?? fallbackVersion, source, zones, horizonYear };
 }
 
-export function toTableInput(tz: CompiledTzdb, builtAt: string): ZoneTableInput {
+export function toTableInput(tz: CompiledTzdb, builtAt: string, facts: FactsSource | null = null): ZoneTableInput {
   const zoneNames = [...tz.zones.keys()];
   const zoneIndex = new Map(zoneNames.map((n, i) => [n, i]));
   const names: ZoneTableInput["names"] = [];
@@ -65,9 +66,18 @@ export function toTableInput(tz: CompiledTzdb, builtAt: string): ZoneTableInput 
     if (zone === undefined) continue; // a link to an excluded zone
     names.push({ name, zone, isLink: tz.source.linkNames.has(name) });
   }
+  // A name without its own row in the .tab files (a Link such as US/Eastern, or UTC) tells its target's.
+  const namedFacts = facts === null ? undefined : new Map<string, ZoneFacts>();
+  if (facts !== null) {
+    for (const { name } of names) {
+      const row = facts.byName.get(name) ?? facts.byName.get(tz.source.targets.get(name)!);
+      if (row) namedFacts!.set(name, row);
+    }
+  }
   return {
     tzdbVersion: tz.version,
     builtAt,
+    ...(facts === null ? {} : { facts: namedFacts, countryNames: facts.countryNames }),
     zones: zoneNames.map((name) => ({ name, compiled: tz.zones.get(name)! })),
     names,
   };

@@ -8,7 +8,7 @@ import { yearOfUnixSeconds } from "../calendar.ts";
 import { sameType, type FooterRule, type LocalTimeType } from "./model.ts";
 import { firingsInYear } from "./rule-firings.ts";
 import {
-  NAME_RECORD_INTS, TYPE_RECORD_INTS, ZONE_RECORD_INTS, decodeZones, footerRuleAt,
+  FACT_RECORD_INTS, NAME_RECORD_INTS, TYPE_RECORD_INTS, ZONE_RECORD_INTS, decodeZones, footerRuleAt,
   type ZoneTableData,
 } from "./zones-format.ts";
 
@@ -33,6 +33,26 @@ export interface PosixTz {
   tz: string;
   /** Unix seconds; -Infinity when the string describes the zone's whole history. */
   from: number;
+}
+
+/** What the release's .tab files say about a name. */
+export interface NameFacts {
+  countries: { code: string; name: string }[];
+  /** The principal location, decimal degrees. */
+  latitude: number;
+  longitude: number;
+  /** zone1970.tab's comment ("Eastern (most areas)"); "" when it has none. */
+  comment: string;
+}
+
+/** `+DDMM[SS]` or `+DDDMM[SS]` (ISO 6709, as the .tab files write it) in decimal degrees. */
+function degrees(text: string): number {
+  const degreeDigits = text.length === 5 || text.length === 7 ? 2 : 3;
+  const d = Number(text.slice(1, 1 + degreeDigits));
+  const m = Number(text.slice(1 + degreeDigits, 3 + degreeDigits));
+  const s = Number(text.slice(3 + degreeDigits) || 0);
+  const value = Math.round((d + m / 60 + s / 3600) * 1e5) / 1e5;
+  return text[0] === "-" ? -value : value;
 }
 
 /** The contiguous run of isdst periods around an instant (bounds may be infinite). */
@@ -61,6 +81,10 @@ export class ZoneTable {
   private readonly cacheStart: Float64Array;
   private readonly cacheEnd: Float64Array;
   private readonly cachePeriod: (Period | null)[];
+  private readonly zoneNames: string[] = [];
+  private readonly linkNames: string[][] = [];
+  private readonly countryNames = new Map<string, string>();
+  private readonly nameIndex = new Map<string, number>();
 
   constructor(data: ZoneTableData) {
     this.data = data;
@@ -85,6 +109,18 @@ export class ZoneTable {
       const resolved = { name, zone: data.names[o + 1]!, isLink: data.names[o + 2]! !== 0 };
       this.byName.set(name, resolved);
       this.byLowerName.set(name.toLowerCase(), resolved);
+    }
+    for (let n = 0; n < names.length; n++) {
+      const o = n * NAME_RECORD_INTS;
+      const zone = data.names[o + 1]!;
+      this.nameIndex.set(names[n]!, n);
+      if (data.names[o + 2]! === 0) this.zoneNames[zone] = names[n]!;
+      else (this.linkNames[zone] ??= []).push(names[n]!);
+    }
+    for (const links of this.linkNames) links?.sort();
+    for (const line of data.countryNames.split("\n")) {
+      const tab = line.indexOf("\t");
+      if (tab > 0) this.countryNames.set(line.slice(0, tab), line.slice(tab + 1));
     }
     this.names = names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     this.footers = [];
@@ -142,6 +178,33 @@ export class ZoneTable {
       until = after.end;
     }
     return { from, until };
+  }
+
+  /** The Zone name a zone index stands for (a Link's canonical zone). */
+  zoneName(zone: number): string {
+    return this.zoneNames[zone]!;
+  }
+
+  /** The Links to a zone, sorted. */
+  linksTo(zone: number): readonly string[] {
+    return this.linkNames[zone] ?? [];
+  }
+
+  /** Countries and principal location of a name, from zone1970.tab/zone.tab; null when they have no row for it. */
+  facts(name: string): NameFacts | null {
+    const n = this.nameIndex.get(name);
+    if (n === undefined || this.data.facts.length === 0) return null;
+    const o = n * FACT_RECORD_INTS;
+    const countries = this.data.facts[o]!;
+    if (countries < 0) return null;
+    const coordinates = this.data.strings[this.data.facts[o + 1]!]!;
+    const split = Math.max(coordinates.lastIndexOf("+"), coordinates.lastIndexOf("-"));
+    return {
+      countries: this.data.strings[countries]!.split(",").map((code) => ({ code, name: this.countryNames.get(code) ?? code })),
+      latitude: degrees(coordinates.slice(0, split)),
+      longitude: degrees(coordinates.slice(split)),
+      comment: this.data.strings[this.data.facts[o + 2]!]!,
+    };
   }
 
   /** The zone's POSIX TZ string as zic writes it; null when zic writes none or the file predates it. */

@@ -21,6 +21,10 @@
 //   f64[zoneCount]         per zone: zic's TZstarttime, from which the POSIX TZ string
 //                          alone describes it (-Infinity: always)
 //   i32[zoneCount]         per zone: its POSIX TZ string (the TZif footer), -1 for none
+//   i32[nameCount*3]       per name: countries (comma-separated ISO 3166 codes), ISO 6709
+//                          coordinates, comment (string indices; -1: no row in the tables)
+//   and header bytes 52-55: u32 string index of the country names (`code\tname` lines), or
+//   0xffffffff when the build had no iso3166.tab
 // A minor-0 file (no POSIX section) still reads: its zones answer posix_tz null.
 
 import { TableFormatError } from "../errors.ts";
@@ -38,10 +42,23 @@ const ZONE_INTS = 6;
 const TYPE_INTS = 4;
 const FOOTER_INTS = 8;
 const NAME_INTS = 3;
+const FACT_INTS = 3;
+const NO_STRING = 0xffffffff;
+
+/** A row of zone1970.tab or zone.tab for one name. */
+export interface ZoneFacts {
+  countries: string;
+  coordinates: string;
+  comment: string;
+}
 
 export interface ZoneTableInput {
   tzdbVersion: string;
   builtAt: string;
+  /** Per name (Zones and Links alike), from the release's .tab files; absent without them. */
+  facts?: Map<string, ZoneFacts>;
+  /** `code\tcountry name` lines from iso3166.tab. */
+  countryNames?: string;
   zones: { name: string; compiled: CompiledZone }[];
   /** Every public name: Zones and Links, each pointing at an index into `zones`. */
   names: { name: string; zone: number; isLink: boolean }[];
@@ -63,6 +80,10 @@ export interface ZoneTableData {
   posixFrom: Float64Array;
   /** Per zone: the string index of its POSIX TZ string, -1 for none; empty in a minor-0 file. */
   posixTz: Int32Array;
+  /** Per name: string indices of countries, coordinates, comment (-1: none); empty in a minor-0 file. */
+  facts: Int32Array;
+  /** `code\tname` lines of iso3166.tab; empty without them. */
+  countryNames: string;
   strings: string[];
 }
 
@@ -87,8 +108,9 @@ function layout(c: Counts, withPosix: boolean) {
   const stringBlob = typeIndices + 2 * c.transitionCount;
   const posixFrom = withPosix ? Math.ceil((stringBlob + c.stringBytes) / 8) * 8 : stringBlob + c.stringBytes;
   const posixTz = posixFrom + (withPosix ? 8 * c.zoneCount : 0);
-  const total = posixTz + (withPosix ? 4 * c.zoneCount : 0);
-  return { times, zones, types, footerRules, names, stringOffsets, typeIndices, stringBlob, posixFrom, posixTz, total };
+  const facts = posixTz + (withPosix ? 4 * c.zoneCount : 0);
+  const total = facts + (withPosix ? 4 * FACT_INTS * c.nameCount : 0);
+  return { times, zones, types, footerRules, names, stringOffsets, typeIndices, stringBlob, posixFrom, posixTz, facts, total };
 }
 
 export function encodeZones(input: ZoneTableInput): Uint8Array {
@@ -142,7 +164,14 @@ export function encodeZones(input: ZoneTableInput): Uint8Array {
       firstFooter, footer.length, compiled.footer?.stdoff ?? 0);
   }
   const nameRows: number[] = [];
-  for (const n of input.names) nameRows.push(intern(n.name), n.zone, n.isLink ? 1 : 0);
+  const factRows: number[] = [];
+  for (const n of input.names) {
+    nameRows.push(intern(n.name), n.zone, n.isLink ? 1 : 0);
+    const f = input.facts?.get(n.name);
+    if (f) factRows.push(intern(f.countries), intern(f.coordinates), intern(f.comment));
+    else factRows.push(-1, -1, -1);
+  }
+  const countryNamesString = input.countryNames === undefined ? NO_STRING : intern(input.countryNames);
   if (typeKeys.size > 0xffff) throw new Error("zones.bin: more than 65535 local time types");
 
   const encodedStrings = encodeStrings(strings);
@@ -166,6 +195,7 @@ export function encodeZones(input: ZoneTableInput): Uint8Array {
   const header = [counts.zoneCount, counts.nameCount, counts.transitionCount, counts.typeCount,
     counts.footerRuleCount, counts.stringCount, counts.stringBytes, versionString, builtAtString];
   header.forEach((v, i) => view.setUint32(16 + 4 * i, v, true));
+  view.setUint32(52, countryNamesString, true);
 
   new Float64Array(buffer, at.times, times.length).set(times);
   new Int32Array(buffer, at.zones, zoneRows.length).set(zoneRows);
@@ -176,6 +206,7 @@ export function encodeZones(input: ZoneTableInput): Uint8Array {
   new Uint16Array(buffer, at.typeIndices, typeIndices.length).set(typeIndices);
   new Float64Array(buffer, at.posixFrom, posixFrom.length).set(posixFrom);
   new Int32Array(buffer, at.posixTz, posixTz.length).set(posixTz);
+  new Int32Array(buffer, at.facts, factRows.length).set(factRows);
   return bytes;
 }
 
@@ -222,9 +253,13 @@ export function decodeZones(buffer: ArrayBuffer, file: string): ZoneTableData {
     names: new Int32Array(buffer, at.names, counts.nameCount * NAME_INTS),
     posixFrom: withPosix ? new Float64Array(buffer, at.posixFrom, counts.zoneCount) : new Float64Array(0),
     posixTz: withPosix ? new Int32Array(buffer, at.posixTz, counts.zoneCount) : new Int32Array(0),
+    facts: withPosix ? new Int32Array(buffer, at.facts, counts.nameCount * FACT_INTS) : new Int32Array(0),
+    countryNames: "",
     strings,
   };
   validateReferences(data, counts, fail);
+  const countryNamesString = withPosix ? view.getUint32(52, true) : NO_STRING;
+  if (countryNamesString !== NO_STRING) data.countryNames = strings[countryNamesString] ?? fail("country names string index out of range");
   return data;
 }
 
@@ -257,6 +292,10 @@ function validateReferences(d: ZoneTableData, c: Counts, fail: (reason: string) 
     const tz = d.posixTz[z]!;
     if (tz < -1 || tz >= c.stringCount) fail(`zone ${z}: POSIX TZ string out of range`);
   }
+  for (let i = 0; i < d.facts.length; i++) {
+    const f = d.facts[i]!;
+    if (f < -1 || f >= c.stringCount) fail(`name ${Math.floor(i / FACT_INTS)}: facts out of range`);
+  }
   for (let n = 0; n < c.nameCount; n++) {
     const name = d.names[n * NAME_INTS]!;
     const zone = d.names[n * NAME_INTS + 1]!;
@@ -281,3 +320,4 @@ export function footerRuleAt(d: ZoneTableData, index: number, typeOf: (i: number
 export const ZONE_RECORD_INTS = ZONE_INTS;
 export const TYPE_RECORD_INTS = TYPE_INTS;
 export const NAME_RECORD_INTS = NAME_INTS;
+export const FACT_RECORD_INTS = FACT_INTS;
