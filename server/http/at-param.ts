@@ -7,8 +7,8 @@ import { daysFromCivil, daysInMonth, SECONDS_PER_DAY } from "../calendar.ts";
 import type { Instant } from "../clock.ts";
 import { badRequest } from "./http-errors.ts";
 
-const MIN_SECONDS = daysFromCivil(1, 1, 1) * SECONDS_PER_DAY + 86400; // a day of margin for any offset
-const MAX_SECONDS = daysFromCivil(10000, 1, 1) * SECONDS_PER_DAY - 86400 - 1;
+export const MIN_SECONDS = daysFromCivil(1, 1, 1) * SECONDS_PER_DAY + 86400; // a day of margin for any offset
+export const MAX_SECONDS = daysFromCivil(10000, 1, 1) * SECONDS_PER_DAY - 86400 - 1;
 
 const UNIX = /^(-?)(\d{1,12})(?:\.(\d{1,6}))?$/;
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
