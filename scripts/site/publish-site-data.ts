@@ -1,12 +1,15 @@
 // What the site may read, published by the build into generated/site-data/: the
-// manifest (data versions and sources), the OpenAPI document, the served names, and
-// example responses produced by the real runtime for fixed instants. The site never
+// manifest (data versions and sources), the OpenAPI document, the served names, example
+// responses produced by the real runtime for fixed instants, and each name's next clock
+// changes (for the timezone browser). The site never
 // imports server internals.
 
 import { mkdirSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildTimeObject, timeObjectJson, timeObjectText } from "../../server/time-object.ts";
 import { ZoneTable } from "../../server/tz/zone-table.ts";
+import { clockChanges } from "../../server/tz/zone-transitions.ts";
+import { formatOffset } from "../../server/time-format.ts";
 import { ROOT } from "../paths.ts";
 import { writeAtomically } from "../write-atomically.ts";
 
@@ -37,4 +40,18 @@ export async function publishSiteData(dataDir: string): Promise<void> {
     };
   });
   writeAtomically(join(out, "examples.json"), JSON.stringify(examples, null, 2));
+  writeAtomically(join(out, "next-changes.json"), JSON.stringify(nextChanges(zones, Math.floor(Date.now() / 1000))));
+}
+
+/** Clock changes a page may show as "next": two years from the build, at most four per name (the page picks the first still ahead). */
+export const NEXT_CHANGES_YEARS = 2;
+
+function nextChanges(zones: ZoneTable, from: number): Record<string, { unixtime: number; utc_offset: string; abbreviation: string; dst: boolean }[]> {
+  const out: Record<string, { unixtime: number; utc_offset: string; abbreviation: string; dst: boolean }[]> = {};
+  for (const name of zones.names) {
+    const zone = zones.resolve(name)!.zone;
+    out[name] = clockChanges(zones, zone, from, from + NEXT_CHANGES_YEARS * 366 * 86400, 4).changes
+      .map((c) => ({ unixtime: c.at, utc_offset: formatOffset(c.after.utoff), abbreviation: c.after.abbr, dst: c.after.isdst }));
+  }
+  return out;
 }

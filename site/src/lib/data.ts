@@ -20,6 +20,15 @@ export const openapi = read<any>("openapi.json");
 export const names = read<string[]>("names.json");
 export const examples = read<{ request: string; body: string }[]>("examples.json");
 
+export interface NextChange {
+  unixtime: number;
+  utc_offset: string;
+  abbreviation: string;
+  dst: boolean;
+}
+/** Per name, its clock changes in the two years after the build, earliest first. */
+export const nextChanges = read<Record<string, NextChange[]>>("next-changes.json");
+
 /** Country and major cities for a name, from @vvo/tzdb (never its offsets: those are a snapshot). */
 const places = new Map<string, { country: string; cities: string[] }>();
 for (const zone of getTimeZones({ includeUtc: true })) {

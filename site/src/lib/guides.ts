@@ -1,5 +1,7 @@
 // The guides, as short HTML bodies; one page each under /guides/{slug}/.
 
+import { zoneRuleGuides } from "./guides-zone-rules";
+
 export interface Guide {
   slug: string;
   title: string;
@@ -69,4 +71,5 @@ const { datetime, abbreviation } = await r.json();</code></pre>
 the answer is <code>429</code> with <code>Retry-After</code> (seconds), <code>RateLimit-Policy</code> and <code>RateLimit</code>.
 A clock needs one request a minute at most: fetch once, then count locally from <code>unixtime</code> and the offsets.</p>`,
   },
+  ...zoneRuleGuides,
 ];
