@@ -3,6 +3,6 @@
 
 import { join, resolve } from "node:path";
 
-export { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR } from "../server/default-paths.ts";
+export { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR } from "../server/process/default-paths.ts";
 export const ROOT = resolve(import.meta.dir, "..");
 export const DEFAULT_TZDB_DIR = join(ROOT, "data", "tzdb");

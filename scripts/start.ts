@@ -1,12 +1,12 @@
 // `bun run start`: builds generated/ (and the website) when missing or built from another source
-// than data/tzdb holds now, then starts the service (see server/config.ts for the
+// than data/tzdb holds now, then starts the service (see server/process/config.ts for the
 // environment it reads).
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { readConfig, ConfigError } from "../server/config.ts";
-import { logError, logEvent } from "../server/log.ts";
-import { runService } from "../server/run.ts";
+import { readConfig, ConfigError } from "../server/process/config.ts";
+import { logError, logEvent } from "../server/core/log.ts";
+import { runService } from "../server/process/main.ts";
 import { build } from "./build.ts";
 import { readManifest } from "./manifest.ts";
 import { DEFAULT_TZDB_DIR } from "./paths.ts";

@@ -5,7 +5,7 @@
 // 6to4 2002::/16) are not stored: the runtime unwraps those to IPv4 before looking up.
 
 import { join } from "node:path";
-import { encodeIpTable, NO_ZONE } from "../../server/ip/ip-format.ts";
+import { encodeIpTable, NO_ZONE } from "../../server/formats/ip-format.ts";
 import { IPV4_FILE, IPV6_FILE } from "../../server/ip/ip-locator.ts";
 import { sha256Hex, writeAtomically } from "../write-atomically.ts";
 import type { IpSource } from "./ip-sources.ts";

@@ -5,7 +5,7 @@
 
 import { mkdirSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildTimeObject, timeObjectJson, timeObjectText } from "../../server/time-object.ts";
+import { buildTimeObject, timeObjectJson, timeObjectText } from "../../server/time-object/time-object.ts";
 import { ZoneTable } from "../../server/tz/zone-table.ts";
 import { ROOT } from "../paths.ts";
 import { writeAtomically } from "../write-atomically.ts";

@@ -1,7 +1,7 @@
 // `bun run build`, tz part: data/tzdb/tzdata.zi -> generated/zones.bin.
 
 import { join } from "node:path";
-import { encodeZones } from "../../server/tz/zones-format.ts";
+import { encodeZones } from "../../server/formats/zones-format.ts";
 import { sha256Hex, writeAtomically } from "../write-atomically.ts";
 import { compileTzdb, toTableInput } from "./compile.ts";
 

@@ -12,7 +12,7 @@
 
 import type { CompiledZone, Footer, LocalTimeType, Transition } from "../../server/tz/model.ts";
 import { sameType } from "../../server/tz/model.ts";
-import { SECONDS_PER_DAY } from "../../server/calendar.ts";
+import { SECONDS_PER_DAY } from "../../server/core/calendar.ts";
 import { daySpecToDays, firingsInYear, utcShift } from "../../server/tz/rule-firings.ts";
 import type { RuleLine, Until } from "./parse.ts";
 import type { ResolvedLine, ResolvedZone } from "./resolve.ts";

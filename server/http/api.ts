@@ -8,12 +8,12 @@
 //   ...with `.txt` for plain text, a trailing slash allowed, `?at=` for another instant,
 //   and all of it again under /api in the WorldTimeAPI profile.
 
-import type { Clock, Instant } from "../clock.ts";
+import type { Clock, Instant } from "../core/clock.ts";
 import { formatIp, parseIp } from "../ip/address.ts";
 import type { IpLocator } from "../ip/ip-locator.ts";
 import { lookupKey } from "../ip/special-ranges.ts";
-import type { Profile } from "../time-object.ts";
-import type { TimeObjectRenderer } from "../time-object-renderer.ts";
+import type { Profile } from "../time-object/time-object.ts";
+import type { TimeObjectRenderer } from "../time-object/renderer.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
 import { invalidAt, parseAt } from "./at-param.ts";
 import { HttpError, MALFORMED_IP, MALFORMED_PATH, METHOD_NOT_ALLOWED, NOT_FOUND, UNKNOWN_LOCATION } from "./http-errors.ts";

@@ -8,7 +8,7 @@
 // costs some leniency toward clients idle for a whole generation, never a false 429.
 
 import { parseIp } from "../ip/address.ts";
-import type { RateLimitConfig } from "../config.ts";
+import type { RateLimitConfig } from "../process/config.ts";
 
 export const GENERATION_SIZE = 100_000;
 

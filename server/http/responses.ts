@@ -2,7 +2,7 @@
 // (CORS, nosniff, the tzdb version) cannot be forgotten on one path. Header sets are
 // built once per data version, not per request.
 
-import { ZonetimeError } from "../errors.ts";
+import { ZonetimeError } from "../core/errors.ts";
 
 export type Format = "json" | "text";
 

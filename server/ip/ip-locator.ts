@@ -1,7 +1,7 @@
 // Address -> timezone name by binary search over the IP range tables.
 
-import { TableFormatError } from "../errors.ts";
-import { decodeIpTable, NO_ZONE, type IpTableData } from "./ip-format.ts";
+import { TableFormatError } from "../core/errors.ts";
+import { decodeIpTable, NO_ZONE, type IpTableData } from "../formats/ip-format.ts";
 import type { LookupKey } from "./special-ranges.ts";
 
 export interface IpLocator {

@@ -3,7 +3,7 @@
 // runtime runs it for instants past the last stored transition (the TZif "footer"), so
 // both sides agree by construction.
 
-import { SECONDS_PER_DAY, daysFromCivil, daysInMonth, weekdayOfDays } from "../calendar.ts";
+import { SECONDS_PER_DAY, daysFromCivil, daysInMonth, weekdayOfDays } from "../core/calendar.ts";
 
 /** How a rule's ON field names the day. */
 export const DayKind = {

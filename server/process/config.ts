@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR } from "./default-paths.ts";
-import { parseCidrList, type Cidr } from "./ip/cidr.ts";
+import { parseCidrList, type Cidr } from "../ip/cidr.ts";
 
 export interface RateLimitConfig {
   /** Requests allowed in a burst (the bucket size). */

@@ -1,9 +1,9 @@
-// A worker process of server/supervisor.ts: serves on the shared port with reusePort.
+// A worker process of server/process/supervisor.ts: serves on the shared port with reusePort.
 
 import { readConfig } from "./config.ts";
-import { logError } from "./log.ts";
-import { handleSignals, startServer } from "./main.ts";
-import { exchangeWithSupervisor } from "./ops/metrics-exchange.ts";
+import { logError } from "../core/log.ts";
+import { handleSignals, startServer } from "./service.ts";
+import { exchangeWithSupervisor } from "../ops/metrics-exchange.ts";
 
 try {
   const config = readConfig(process.env);

@@ -2,11 +2,11 @@
 // validated before anything is returned, so a bad file never replaces good data.
 
 import { join } from "node:path";
-import type { ApiData } from "./http/api.ts";
-import { Responses } from "./http/responses.ts";
-import { IpTables } from "./ip/ip-locator.ts";
-import { TimeObjectRenderer } from "./time-object-renderer.ts";
-import { ZoneTable } from "./tz/zone-table.ts";
+import type { ApiData } from "../http/api.ts";
+import { Responses } from "../http/responses.ts";
+import { IpTables } from "../ip/ip-locator.ts";
+import { TimeObjectRenderer } from "../time-object/renderer.ts";
+import { ZoneTable } from "../tz/zone-table.ts";
 
 export interface LoadedData extends ApiData {
   zones: ZoneTable;

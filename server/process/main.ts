@@ -2,8 +2,8 @@
 // workers. The process entry for `bun run start` (after it builds) and for containers.
 
 import { ConfigError, readConfig, type Config } from "./config.ts";
-import { logError } from "./log.ts";
-import { handleSignals, startServer } from "./main.ts";
+import { logError } from "../core/log.ts";
+import { handleSignals, startServer } from "./service.ts";
 import { supervise } from "./supervisor.ts";
 
 export async function runService(config: Config): Promise<void> {

@@ -8,9 +8,9 @@
 import type { Subprocess } from "bun";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
-import { loadData } from "./data.ts";
-import { logEvent } from "./log.ts";
-import { MetricsLedger, type ExchangeMessage } from "./ops/metrics-exchange.ts";
+import { loadData } from "./load-data.ts";
+import { logEvent } from "../core/log.ts";
+import { MetricsLedger, type ExchangeMessage } from "../ops/metrics-exchange.ts";
 
 const WORKER_ENTRY = join(import.meta.dir, "worker.ts");
 const MAX_BACKOFF_MS = 1500;

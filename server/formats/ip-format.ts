@@ -12,8 +12,8 @@
 // A range runs from its first address to the next range's first address; the ranges
 // cover the whole address space, ascending, with no two neighbours alike.
 
-import { TableFormatError } from "../errors.ts";
-import { encodeStrings, readStrings, writeStrings } from "../string-table.ts";
+import { TableFormatError } from "../core/errors.ts";
+import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";
 
 export const IP_FORMAT_MAJOR = 1;
 export const IP_FORMAT_MINOR = 0;

@@ -18,10 +18,10 @@
 //   u16[transitionCount]   type index of each transition
 //   u8[stringBytes]        UTF-8 strings, back to back
 
-import { TableFormatError } from "../errors.ts";
-import { encodeStrings, readStrings, writeStrings } from "../string-table.ts";
-import type { CompiledZone, FooterRule, LocalTimeType } from "./model.ts";
-import type { DayKind, TimeType } from "./rule-firings.ts";
+import { TableFormatError } from "../core/errors.ts";
+import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";
+import type { CompiledZone, FooterRule, LocalTimeType } from "../tz/model.ts";
+import type { DayKind, TimeType } from "../tz/rule-firings.ts";
 
 export const ZONES_MAGIC = "ZTZONES\0";
 export const ZONES_FORMAT_MAJOR = 1;

@@ -1,15 +1,15 @@
 // One serving process: loads the tables, listens (HTTP or HTTPS, plus the optional
 // plain-HTTP redirect port), drains on SIGTERM, reloads the tables on SIGHUP. Run alone
-// (WORKERS=1) or as a worker of server/supervisor.ts, which binds every worker to the
+// (WORKERS=1) or as a worker of server/process/supervisor.ts, which binds every worker to the
 // same port with reusePort.
 
 import { constants } from "node:crypto";
-import { createAppState, createFetchHandler, internalError, type AppState } from "./app.ts";
-import { realtimeClock, realtimeClockSource } from "./clock.ts";
+import { createAppState, createFetchHandler, internalError, type AppState } from "../http/handler.ts";
+import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
 import type { Config } from "./config.ts";
-import { loadData } from "./data.ts";
-import { logError, logEvent } from "./log.ts";
-import { gateListeners } from "./ops/accept-queue.ts";
+import { loadData } from "./load-data.ts";
+import { logError, logEvent } from "../core/log.ts";
+import { gateListeners } from "../ops/accept-queue.ts";
 
 export interface Service {
   server: BunServer;

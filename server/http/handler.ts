@@ -4,19 +4,19 @@
 // logged and answered with a JSON 500, never a stack trace (and every 500 is a bug).
 
 import type { Server } from "bun";
-import type { Clock } from "./clock.ts";
-import type { Config } from "./config.ts";
-import type { LoadedData } from "./data.ts";
-import { endsWithTxt, handleApi } from "./http/api.ts";
-import { peerAddress, resolveClient } from "./http/client-address.ts";
-import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http/http-errors.ts";
-import { RateLimiter } from "./http/rate-limiter.ts";
-import { requestTarget } from "./http/request-target.ts";
-import { logError, logEvent } from "./log.ts";
-import { readClockSync } from "./ops/clock-sync.ts";
-import { PAGE_SECURITY_HEADERS, StaticSite } from "./http/static-site.ts";
-import openapi from "./http/openapi.json" with { type: "json" };
-import { Metrics, routeOf } from "./ops/metrics.ts";
+import type { Clock } from "../core/clock.ts";
+import type { Config } from "../process/config.ts";
+import type { LoadedData } from "../process/load-data.ts";
+import { endsWithTxt, handleApi } from "./api.ts";
+import { peerAddress, resolveClient } from "./client-address.ts";
+import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
+import { RateLimiter } from "./rate-limiter.ts";
+import { requestTarget } from "./request-target.ts";
+import { logError, logEvent } from "../core/log.ts";
+import { readClockSync } from "../ops/clock-sync.ts";
+import { PAGE_SECURITY_HEADERS, StaticSite } from "./static-site.ts";
+import openapi from "./openapi.json" with { type: "json" };
+import { Metrics, routeOf } from "../ops/metrics.ts";
 
 export interface AppState {
   data: LoadedData;
