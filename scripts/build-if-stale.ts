@@ -1,15 +1,14 @@
-// `bun run start`: builds generated/ (and the website) when missing or built from another source
-// than data/tzdb holds now, then starts the service (see server/process/config.ts for the
-// environment it reads).
+// The first half of `bun run start` (package.json: this, then `bun server/process/main.ts`):
+// builds generated/ (and the website) when missing or built from another source than
+// data/tzdb holds now. It reads DATA_DIR, SITE_DIR and IP_SOURCE as the service does; the
+// service itself validates its whole configuration when it starts.
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { readConfig, ConfigError } from "../server/process/config.ts";
 import { logError, logEvent } from "../server/core/log.ts";
-import { runService } from "../server/process/main.ts";
 import { build } from "./build.ts";
 import { readManifest } from "./manifest.ts";
-import { DEFAULT_TZDB_DIR } from "./paths.ts";
+import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
 import { readTzdbSource } from "./tzdb/build-zones.ts";
 import { sha256Hex } from "./write-atomically.ts";
 
@@ -31,14 +30,14 @@ async function staleness(dataDir: string, siteDir: string): Promise<string | nul
 }
 
 try {
-  const config = readConfig(process.env);
-  const reason = await staleness(config.dataDir, config.siteDir);
+  const dataDir = process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR;
+  const siteDir = process.env.SITE_DIR?.trim() || DEFAULT_SITE_DIR;
+  const reason = await staleness(dataDir, siteDir);
   if (reason) {
-    logEvent("building", { reason, dataDir: config.dataDir });
-    await build({ tzdbDir: DEFAULT_TZDB_DIR, outDir: config.dataDir, ipSource: process.env.IP_SOURCE || undefined, siteOut: config.siteDir });
+    logEvent("building", { reason, dataDir });
+    await build({ tzdbDir: DEFAULT_TZDB_DIR, outDir: dataDir, ipSource: process.env.IP_SOURCE || undefined, siteOut: siteDir });
   }
-  await runService(config);
 } catch (error) {
-  logError(error instanceof ConfigError ? "bad_configuration" : "start_failed", error);
+  logError("build_failed", error);
   process.exit(1);
 }
