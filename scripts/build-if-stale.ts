@@ -7,14 +7,20 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { logError, logEvent } from "../server/core/log.ts";
 import { build } from "./build.ts";
-import { readManifest } from "./manifest.ts";
+import { ManifestError, readManifest } from "../server/formats/manifest.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
 import { readTzdbSource } from "./tzdb/build-zones.ts";
 import { sha256Hex } from "./write-atomically.ts";
 
 /** Why generated/ must be rebuilt, or null when it is current. */
 async function staleness(dataDir: string, siteDir: string): Promise<string | null> {
-  const manifest = await readManifest(dataDir);
+  let manifest;
+  try {
+    manifest = await readManifest(dataDir);
+  } catch (error) {
+    if (error instanceof ManifestError) return error.message;
+    throw error;
+  }
   if (!manifest) return "no manifest.json";
   if (!manifest.ip) return "no IP tables";
   for (const file of [manifest.tzdb.file, ...manifest.ip.files.map((f) => f.name)]) {

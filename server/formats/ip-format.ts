@@ -15,6 +15,9 @@
 import { TableFormatError } from "../core/errors.ts";
 import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";
 
+/** The file names in generated/, one per address family. */
+export const IPV4_FILE = "ip4.bin";
+export const IPV6_FILE = "ip6.bin";
 export const IP_FORMAT_MAJOR = 1;
 export const IP_FORMAT_MINOR = 0;
 export const NO_ZONE = 0xffff;

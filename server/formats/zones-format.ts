@@ -23,6 +23,8 @@ import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";
 import type { CompiledZone, FooterRule, LocalTimeType } from "../tz/model.ts";
 import type { DayKind, TimeType } from "../tz/rule-firings.ts";
 
+/** The file name in generated/. */
+export const ZONES_FILE = "zones.bin";
 export const ZONES_MAGIC = "ZTZONES\0";
 export const ZONES_FORMAT_MAJOR = 1;
 export const ZONES_FORMAT_MINOR = 0;

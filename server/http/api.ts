@@ -9,23 +9,44 @@
 //   and all of it again under /api in the WorldTimeAPI profile.
 
 import type { Clock, Instant } from "../core/clock.ts";
+import type { Manifest } from "../formats/manifest.ts";
 import { formatIp, parseIp } from "../ip/address.ts";
-import type { IpLocator } from "../ip/ip-locator.ts";
+import type { IpTables } from "../ip/ip-locator.ts";
 import { lookupKey } from "../ip/special-ranges.ts";
-import type { Profile } from "../time-object/time-object.ts";
-import type { TimeObjectRenderer } from "../time-object/renderer.ts";
+import type { Format, Profile } from "../time-object/time-object.ts";
+import { TimeObjectRenderer } from "../time-object/renderer.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
 import { invalidAt, parseAt } from "./at-param.ts";
 import { HttpError, MALFORMED_IP, MALFORMED_PATH, METHOD_NOT_ALLOWED, NOT_FOUND, UNKNOWN_LOCATION } from "./http-errors.ts";
 import { queryParam, safeDecode, type RequestTarget } from "./request-target.ts";
-import type { Format, Responses } from "./responses.ts";
+import { Responses } from "./responses.ts";
 
-/** The tables a request is answered from; replaced as a whole when data is reloaded. */
-export interface ApiData {
+/** generated/ as server/process/load-data.ts reads it: plain data, nothing of HTTP. */
+export interface Tables {
   zones: ZoneTable;
-  ip: IpLocator;
+  ip: IpTables;
+  /** null when the data folder has none (tables built by hand, in tests). */
+  manifest: Manifest | null;
+}
+
+/** What a request is answered from: the tables, and what HTTP derives from them once per load. Replaced as a whole on reload. */
+export interface ApiData extends Tables {
   responses: Responses;
   renderer: TimeObjectRenderer;
+}
+
+/** HTTP Strict Transport Security for a year, on every HTTPS answer. */
+const HSTS = "max-age=31536000; includeSubDomains";
+
+/** The tables made ready to answer from: headers carrying their version, the list ETag, the renderer's templates. */
+export function apiData(tables: Tables, tls: boolean): ApiData {
+  const fingerprint = Bun.hash(tables.zones.names.join("\n")).toString(16);
+  const extraHeaders: Record<string, string> = tls ? { "Strict-Transport-Security": HSTS } : {};
+  return {
+    ...tables,
+    responses: new Responses(tables.zones.tzdbVersion, fingerprint, extraHeaders),
+    renderer: new TimeObjectRenderer(tables.zones),
+  };
 }
 
 export interface ApiRequest {

@@ -6,8 +6,7 @@
 import type { Server } from "bun";
 import type { Clock } from "../core/clock.ts";
 import type { Config } from "../process/config.ts";
-import type { LoadedData } from "../process/load-data.ts";
-import { endsWithTxt, handleApi } from "./api.ts";
+import { apiData, endsWithTxt, handleApi, type ApiData, type Tables } from "./api.ts";
 import { peerAddress, resolveClient } from "./client-address.ts";
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
 import { RateLimiter } from "./rate-limiter.ts";
@@ -19,7 +18,7 @@ import openapi from "./openapi.json" with { type: "json" };
 import { Metrics, routeOf } from "../ops/metrics.ts";
 
 export interface AppState {
-  data: LoadedData;
+  data: ApiData;
   clock: Clock;
   config: Config;
   limiter: RateLimiter | null;
@@ -33,9 +32,9 @@ export interface AppState {
   site: StaticSite | null;
 }
 
-export function createAppState(data: LoadedData, clock: Clock, config: Config, workerId = "0"): AppState {
+export function createAppState(tables: Tables, clock: Clock, config: Config, workerId = "0"): AppState {
   return {
-    data,
+    data: apiData(tables, config.tls !== null),
     clock,
     config,
     limiter: config.rateLimit ? new RateLimiter(config.rateLimit) : null,
@@ -114,7 +113,7 @@ function serviceRoute(method: string, path: string, state: AppState): Response {
   if (path === "/health/ready") return json(state.draining ? 503 : 200, { ready: !state.draining });
   if (path === "/health") return json(state.draining ? 503 : 200, healthReport(state));
   if (path === "/metrics") {
-    const manifestIp = state.data.manifest.ip as { source?: string; dataDate?: string } | undefined;
+    const manifestIp = state.data.manifest?.ip;
     const body = state.metrics.render({
       worker: state.workerId,
       workers: state.config.workers,
@@ -148,7 +147,7 @@ function serviceRoute(method: string, path: string, state: AppState): Response {
 }
 
 export function healthReport(state: AppState) {
-  const ip = state.data.manifest.ip as { source?: string; version?: string; dataDate?: string } | undefined;
+  const ip = state.data.manifest?.ip;
   const clock = readClockSync();
   return {
     status: state.draining ? "draining" : "ok",

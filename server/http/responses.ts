@@ -3,8 +3,7 @@
 // built once per data version, not per request.
 
 import { ZonetimeError } from "../core/errors.ts";
-
-export type Format = "json" | "text";
+import type { Format } from "../time-object/time-object.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const TEXT_TYPE = "text/plain; charset=utf-8";

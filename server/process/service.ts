@@ -4,6 +4,7 @@
 // same port with reusePort.
 
 import { constants } from "node:crypto";
+import { apiData } from "../http/api.ts";
 import { createAppState, createFetchHandler, internalError, type AppState } from "../http/handler.ts";
 import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
 import type { Config } from "./config.ts";
@@ -21,14 +22,8 @@ export interface Service {
   reload(): Promise<boolean>;
 }
 
-/** HTTP Strict Transport Security for a year, on every HTTPS answer. */
-const HSTS = "max-age=31536000; includeSubDomains";
 // TLS 1.2 and 1.3 only.
 const NO_OLD_TLS = constants.SSL_OP_NO_SSLv3 | constants.SSL_OP_NO_TLSv1 | constants.SSL_OP_NO_TLSv1_1;
-
-function extraHeaders(config: Config): Record<string, string> {
-  return config.tls ? { "Strict-Transport-Security": HSTS } : {};
-}
 
 type BunServer = ReturnType<typeof Bun.serve>;
 
@@ -46,8 +41,8 @@ function listen(host: string | null, serve: (hostname: string) => BunServer): Bu
 }
 
 export async function startServer(config: Config, options: { reusePort?: boolean; workerId?: string } = {}): Promise<Service> {
-  const data = await loadData(config.dataDir, extraHeaders(config));
-  const state = createAppState(data, realtimeClock, config, options.workerId ?? "0");
+  const state = createAppState(await loadData(config.dataDir), realtimeClock, config, options.workerId ?? "0");
+  const data = state.data;
   const fetch = createFetchHandler(state);
   const server = listen(config.host, (hostname) => Bun.serve({
     hostname,
@@ -129,7 +124,7 @@ export async function startServer(config: Config, options: { reusePort?: boolean
     },
     async reload() {
       try {
-        state.data = await loadData(config.dataDir, extraHeaders(config));
+        state.data = apiData(await loadData(config.dataDir), config.tls !== null);
         state.metrics.reloads.ok++;
         logEvent("reloaded", { worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts });
         return true;

@@ -8,6 +8,8 @@ import { formatDateTime, formatOffset, pad6 } from "../core/time-format.ts";
 import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
 
 export type Profile = "spec" | "wta";
+/** How a time object is written: compact JSON, or `key: value` lines (`.txt`). */
+export type Format = "json" | "text";
 
 export interface TimeObject {
   utc_offset: string;
