@@ -26,17 +26,21 @@ type Libc = { malloc(size: number): Pointer | null; free(p: Pointer): void };
 let libc: Libc | null | undefined;
 
 function loadLibc(): Libc | null {
-  if (libc !== undefined) return libc;
+  if (libc === undefined) libc = openLibc();
+  return libc;
+}
+
+function openLibc(): Libc | null {
   try {
     const lib = dlopen(process.platform === "darwin" ? "libc.dylib" : "libc.so.6", {
       malloc: { args: ["usize"], returns: "ptr" },
       free: { args: ["ptr"], returns: "void" },
     });
-    libc = { malloc: (size) => lib.symbols.malloc(size), free: (p) => lib.symbols.free(p) };
+    // A pointer return is a number (or null); bun-types widens it to bigint as well.
+    return { malloc: (size) => lib.symbols.malloc(size) as Pointer | null, free: (p) => lib.symbols.free(p) };
   } catch {
-    libc = null;
+    return null;
   }
-  return libc;
 }
 
 /** `size` zeroed bytes of native memory, or null where libc cannot be loaded. */
