@@ -33,7 +33,7 @@ export class ClockCheck {
     const before = Date.now();
     const t = this.clock();
     const after = Date.now();
-    const ms = t.seconds * 1000 + t.micros / 1000;
+    const ms = t.seconds * 1000 + Math.floor(t.micros / 1000); // whole ms, as Date.now() counts them
     const skewMs = ms < before ? before - ms : ms > after ? ms - after : 0;
     const agrees = skewMs <= this.boundMs;
     if (!agrees && !this.diverged) {
