@@ -12,6 +12,7 @@ import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 import { requestTarget } from "./request-target.ts";
 import { logError, logEvent } from "../core/log.ts";
+import { CLOCK_DIVERGENCE_BOUND_MS, ClockCheck } from "../ops/clock-check.ts";
 import { readClockSync } from "../ops/clock-sync.ts";
 import { PAGE_SECURITY_HEADERS, StaticSite } from "./static-site.ts";
 import openapi from "./openapi.json" with { type: "json" };
@@ -30,6 +31,8 @@ export interface AppState {
   workerId: string;
   /** The built website, or null when site/dist is absent (API only). */
   site: StaticSite | null;
+  /** The serving clock compared with the system clock: a divergence fails readiness. */
+  clockCheck: ClockCheck;
 }
 
 export function createAppState(tables: Tables, clock: Clock, config: Config, workerId = "0"): AppState {
@@ -43,7 +46,13 @@ export function createAppState(tables: Tables, clock: Clock, config: Config, wor
     startedAt: Date.now(),
     workerId,
     site: StaticSite.load(config.siteDir),
+    clockCheck: new ClockCheck(clock, undefined, { worker: workerId }),
   };
+}
+
+/** Ready to take traffic: not draining, and the clock that answers is the system's time. */
+function isReady(state: AppState): boolean {
+  return !state.draining && state.clockCheck.check().agrees;
 }
 
 export type FetchHandler = (req: Request, server: Server<unknown> | null) => Response;
@@ -110,8 +119,14 @@ function serviceRoute(method: string, path: string, state: AppState): Response {
       headers: responses.withBase({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": cache }),
     });
   if (path === "/health/live") return json(200, { live: true });
-  if (path === "/health/ready") return json(state.draining ? 503 : 200, { ready: !state.draining });
-  if (path === "/health") return json(state.draining ? 503 : 200, healthReport(state));
+  if (path === "/health/ready") {
+    const ready = isReady(state);
+    return json(ready ? 200 : 503, { ready });
+  }
+  if (path === "/health") {
+    const report = healthReport(state);
+    return json(report.ready ? 200 : 503, report);
+  }
   if (path === "/metrics") {
     const manifestIp = state.data.manifest?.ip;
     const body = state.metrics.render({
@@ -121,6 +136,7 @@ function serviceRoute(method: string, path: string, state: AppState): Response {
       ipSource: manifestIp?.source ?? "unknown",
       ipDate: manifestIp?.dataDate ?? "unknown",
       uptimeSeconds: Math.floor((Date.now() - state.startedAt) / 1000),
+      clockDivergences: state.clockCheck.divergences,
     });
     return new Response(head ? null : body, {
       headers: responses.withBase({ "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" }),
@@ -149,10 +165,12 @@ function serviceRoute(method: string, path: string, state: AppState): Response {
 export function healthReport(state: AppState) {
   const ip = state.data.manifest?.ip;
   const clock = readClockSync();
+  const ready = isReady(state);
+  const serving = state.clockCheck.lastVerdict;
   return {
-    status: state.draining ? "draining" : "ok",
+    status: state.draining ? "draining" : serving.agrees ? "ok" : "clock_diverged",
     live: true,
-    ready: !state.draining,
+    ready,
     worker: state.workerId,
     uptime_seconds: Math.floor((Date.now() - state.startedAt) / 1000),
     data: {
@@ -163,6 +181,10 @@ export function healthReport(state: AppState) {
       ip_data_date: ip?.dataDate ?? null,
     },
     clock: {
+      // The clock that answers requests against Date.now(): beyond the bound, not ready.
+      serving_clock_agrees: serving.agrees,
+      serving_clock_skew_ms: Math.round(serving.skewMs * 1000) / 1000,
+      serving_clock_bound_ms: CLOCK_DIVERGENCE_BOUND_MS,
       synchronised: clock.synchronised,
       kernel_state: clock.state,
       estimated_error_us: clock.estimatedErrorMicros,

@@ -96,7 +96,7 @@ export class Metrics {
     };
   }
 
-  render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number }): string {
+  render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number; clockDivergences: number }): string {
     const total = this.others ? sumSnapshots([this.others, this.snapshot()]) : this.snapshot();
     const w = `worker="${labels.worker}"`;
     const lines: string[] = [];
@@ -135,6 +135,9 @@ export class Metrics {
     lines.push("# HELP zonetime_workers Worker processes configured.");
     lines.push("# TYPE zonetime_workers gauge");
     lines.push(`zonetime_workers ${labels.workers}`);
+    lines.push("# HELP zonetime_clock_divergences_total Times the answering worker's serving clock left the system clock by more than the bound (it is then not ready).");
+    lines.push("# TYPE zonetime_clock_divergences_total counter");
+    lines.push(`zonetime_clock_divergences_total{${w}} ${labels.clockDivergences}`);
     lines.push("# HELP zonetime_uptime_seconds Seconds since the answering worker started.");
     lines.push("# TYPE zonetime_uptime_seconds gauge");
     lines.push(`zonetime_uptime_seconds{${w}} ${labels.uptimeSeconds}`);
