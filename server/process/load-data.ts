@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { readManifest } from "../formats/manifest.ts";
 import { ZONES_FILE } from "../formats/zones-format.ts";
-import type { Tables } from "../http/api.ts";
+import type { Tables } from "../http/api-data.ts";
 import { IpTables } from "../ip/ip-locator.ts";
 import { ZoneTable } from "../tz/zone-table.ts";
 

@@ -4,7 +4,7 @@
 // same port with reusePort.
 
 import { constants } from "node:crypto";
-import { apiData } from "../http/api.ts";
+import { apiData } from "../http/api-data.ts";
 import { createAppState, createFetchHandler, internalError, type AppState } from "../http/handler.ts";
 import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
 import type { Config } from "./config.ts";
