@@ -20,8 +20,7 @@
 
 import { TableFormatError } from "../core/errors.ts";
 import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";
-import type { CompiledZone, FooterRule, LocalTimeType } from "../tz/model.ts";
-import type { DayKind, TimeType } from "../tz/rule-firings.ts";
+import type { CompiledZone, DayKind, FooterRule, LocalTimeType, TimeType } from "./zone-model.ts";
 
 /** The file name in generated/. */
 export const ZONES_FILE = "zones.bin";

@@ -5,7 +5,7 @@
 // for "now" again costs two comparisons until the next transition.
 
 import { yearOfUnixSeconds } from "../core/calendar.ts";
-import { sameType, type FooterRule, type LocalTimeType } from "./model.ts";
+import { sameType, type FooterRule, type LocalTimeType } from "../formats/zone-model.ts";
 import { firingsInYear } from "./rule-firings.ts";
 import {
   NAME_RECORD_INTS, TYPE_RECORD_INTS, ZONE_RECORD_INTS, decodeZones, footerRuleAt,
