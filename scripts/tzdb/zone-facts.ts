@@ -4,7 +4,7 @@
 // also for names that are Links in the main data, such as Europe/Vaduz for LI).
 
 import { join } from "node:path";
-import type { ZoneFacts } from "../../server/tz/zones-format.ts";
+import type { ZoneFacts } from "../../server/formats/zones-format.ts";
 
 export interface FactsSource {
   /** Name -> its row; a name without one (UTC, a Link with no row) gets its target's. */

@@ -4,12 +4,12 @@
 // object in each zone. client_ip is null in both: the answer depends on the query alone,
 // so an answer for a fixed time can be cached and shared.
 
-import { daysFromCivil, daysInMonth, SECONDS_PER_DAY } from "../calendar.ts";
-import type { Instant } from "../clock.ts";
-import { formatDateTime } from "../time-format.ts";
+import { daysFromCivil, daysInMonth, SECONDS_PER_DAY } from "../core/calendar.ts";
+import type { Instant } from "../core/clock.ts";
+import { formatDateTime } from "../core/time-format.ts";
 import { DISAMBIGUATIONS, instantOfLocal, type Disambiguation } from "../tz/local-time.ts";
 import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
-import { buildTimeObject, timeObjectJson, timeObjectText, type Profile } from "../time-object.ts";
+import { buildTimeObject, timeObjectJson, timeObjectText, type Profile } from "../time-object/time-object.ts";
 import { MAX_SECONDS, MIN_SECONDS, parseAt } from "./at-param.ts";
 import { badRequest } from "./http-errors.ts";
 

@@ -2,11 +2,11 @@
 // reuses for its next transition. Each entry is the state from that instant on (as a time
 // object names its fields), the state before it, and what the wall clock does.
 
-import { formatDateTime, formatOffset } from "../time-format.ts";
-import type { LocalTimeType } from "../tz/model.ts";
+import { formatDateTime, formatOffset } from "../core/time-format.ts";
+import type { LocalTimeType } from "../formats/zone-model.ts";
 import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
 import { clockChanges, wallClockChange, type ClockChange } from "../tz/zone-transitions.ts";
-import type { Profile } from "../time-object.ts";
+import type { Profile } from "../time-object/time-object.ts";
 
 export interface TransitionEntry {
   unixtime: number;

@@ -3,10 +3,10 @@
 // the next clock change, and its POSIX TZ string (zic's TZif footer) with the instant
 // from which that string alone describes the zone.
 
-import { formatOffset } from "../time-format.ts";
+import { formatOffset } from "../core/time-format.ts";
 import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
 import { nextClockChange } from "../tz/zone-transitions.ts";
-import type { Profile } from "../time-object.ts";
+import type { Profile } from "../time-object/time-object.ts";
 import { formatUtc, textLines, transitionEntry, type TransitionEntry } from "./transitions-answer.ts";
 
 export interface ZoneInfoAnswer {

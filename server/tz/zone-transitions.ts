@@ -3,8 +3,8 @@
 // transition or footer rule firing that changes none of the three (only the split of the
 // offset into standard time and SAVE, or nothing at all) is not a change of the clock.
 
-import { yearOfUnixSeconds } from "../calendar.ts";
-import type { LocalTimeType } from "./model.ts";
+import { yearOfUnixSeconds } from "../core/calendar.ts";
+import type { LocalTimeType } from "../formats/zone-model.ts";
 import { firingsInYear } from "./rule-firings.ts";
 import type { FooterData, ZoneTable } from "./zone-table.ts";
 

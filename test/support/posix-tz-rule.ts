@@ -3,7 +3,7 @@
 // tz compiler and the footer evaluator it checks: std offset, optional dst with its
 // offset (default one hour ahead of std) and the two rules `Jn`, `n` or `Mm.w.d[/time]`.
 
-import { daysFromCivil, daysInMonth, isLeapYear, SECONDS_PER_DAY, weekdayOfDays, yearOfUnixSeconds } from "../../server/calendar.ts";
+import { daysFromCivil, daysInMonth, isLeapYear, SECONDS_PER_DAY, weekdayOfDays, yearOfUnixSeconds } from "../../server/core/calendar.ts";
 
 export interface PosixType {
   utoff: number;

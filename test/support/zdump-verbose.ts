@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { daysFromCivil, SECONDS_PER_DAY } from "../../server/calendar.ts";
+import { daysFromCivil, SECONDS_PER_DAY } from "../../server/core/calendar.ts";
 import { requireTool } from "./zic-reference.ts";
 
 export interface VerboseState {

@@ -1,13 +1,13 @@
 // Clock changes (the transitions endpoint's data) against the reference: the machine's
 // zic compiles the same data/tzdb source and zdump lists what the compiled files say.
-// Every name 1800-2100 against `zdump -i` (shared with test/tzdb/differential.test.ts:
+// Every name 1800-2100 against `zdump -i` (shared with test/tz/differential.test.ts:
 // zdump scans in half-day steps and costs a minute of CPU for the whole database), and
 // 40 zones 2101-2500 against `zdump -v`, whose second-before/second-of lines give the
 // state and wall clock on both sides of each change directly.
 
 import { describe, expect, test } from "bun:test";
 import { clockChanges, nextClockChange, wallClockChange, type ClockChange } from "../../server/tz/zone-transitions.ts";
-import type { LocalTimeType } from "../../server/tz/model.ts";
+import type { LocalTimeType } from "../../server/formats/zone-model.ts";
 import { REPO_TZDATA, testZoneTable, utc } from "../support/zone-table.ts";
 import { compileWithZic, yearStart, zdumpHistories, type ClockState } from "../support/zic-reference.ts";
 import { zdumpVerbose } from "../support/zdump-verbose.ts";

@@ -4,7 +4,7 @@
 // `later`, in an overlap fold=0 is `earlier` and fold=1 `later`.
 
 import { describe, expect, test } from "bun:test";
-import { civilFromDays, daysFromCivil, SECONDS_PER_DAY } from "../../server/calendar.ts";
+import { civilFromDays, daysFromCivil, SECONDS_PER_DAY } from "../../server/core/calendar.ts";
 import { DISAMBIGUATIONS, instantOfLocal, type Disambiguation, type LocalTimeResolution } from "../../server/tz/local-time.ts";
 import { clockChanges, wallClockChange } from "../../server/tz/zone-transitions.ts";
 import { REPO_TZDATA, testZoneTable, utc } from "../support/zone-table.ts";

@@ -5,7 +5,7 @@
 // from that instant to ten years past the last stored transition.
 
 import { describe, expect, test } from "bun:test";
-import { encodeZones, decodeZones } from "../../server/tz/zones-format.ts";
+import { encodeZones, decodeZones } from "../../server/formats/zones-format.ts";
 import { ZoneTable } from "../../server/tz/zone-table.ts";
 import { clockChanges } from "../../server/tz/zone-transitions.ts";
 import { compileTzdb, toTableInput } from "../../scripts/tzdb/compile.ts";
