@@ -4,15 +4,16 @@
 //   /timezone/{area}[/{sub}]        the names under a prefix (America, America/Argentina)
 //   /timezone/{name}                a time object (any Zone or Link, any letter case)
 //   /ip, /ip/{address}              a time object for the caller's or any address
+//   /api/{name}                     WorldTimeAPI's short form of /api/timezone/{name}
 //   ...with `.txt` for plain text, a trailing slash allowed, `?at=` for another instant,
 //   and all of it again under /api in the WorldTimeAPI profile.
 
 import type { Instant } from "../core/clock.ts";
 import { formatIp, parseIp, type IpAddress } from "../ip/address.ts";
 import { lookupKey } from "../ip/special-ranges.ts";
-import type { ZoneTable } from "../tz/zone-table.ts";
+import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
 import { invalidAt, parseAt } from "./at-param.ts";
-import { MALFORMED_IP, MALFORMED_PATH, UNKNOWN_LOCATION } from "./http-errors.ts";
+import { MALFORMED_IP, MALFORMED_PATH, NOT_FOUND, UNKNOWN_LOCATION } from "./http-errors.ts";
 import { queryParam, safeDecode } from "./request-target.ts";
 import type { RouteRequest } from "./routes.ts";
 
@@ -24,22 +25,53 @@ export function timezoneList(request: RouteRequest): Response {
   return request.data.responses.list(request.data.zones.names, request.format, request.head, request.ifNoneMatch());
 }
 
-/** `/timezone/{name*}`: a time object, or the names under a prefix. */
-export function timezoneName(request: RouteRequest): Response {
-  const { zones, responses } = request.data;
-  const raw = request.params[0]!;
+/** A raw `{name*}` parameter decoded, with the refusals every name route shares (no lookup). */
+export function nameParam(raw: string): string {
   if (raw.length > MAX_NAME_LENGTH * 3) throw UNKNOWN_LOCATION();
   const name = safeDecode(raw);
   if (name === null) throw MALFORMED_PATH();
   if (name.length > MAX_NAME_LENGTH) throw UNKNOWN_LOCATION();
+  return name;
+}
+
+/** A raw `{name*}` parameter as a Zone or Link, or 404 unknown location. */
+export function resolveNameParam(zones: ZoneTable, raw: string): ResolvedName {
+  return resolveName(zones, nameParam(raw));
+}
+
+/** A decoded name (a path parameter, or a query parameter such as /convert's `from`) as a Zone or Link, or 404. */
+export function resolveName(zones: ZoneTable, name: string): ResolvedName {
+  const resolved = name.length > MAX_NAME_LENGTH ? undefined : zones.resolve(name);
+  if (!resolved) throw UNKNOWN_LOCATION();
+  return resolved;
+}
+
+/** `/timezone/{name*}`: a time object, or the names under a prefix. */
+export function timezoneName(request: RouteRequest): Response {
+  const { zones, responses } = request.data;
+  const name = nameParam(request.params[0]!);
   const resolved = zones.resolve(name);
-  if (resolved) {
-    const body = request.data.renderer.render(resolved, instantOf(request), request.clientAddress, request.profile, request.format);
-    return responses.timeObject(body, request.format, request.head);
-  }
+  if (resolved) return timeObjectOf(request, resolved);
   const under = namesUnder(zones, name);
   if (under.length > 0) return responses.list(under, request.format, request.head, request.ifNoneMatch());
   throw UNKNOWN_LOCATION();
+}
+
+function timeObjectOf(request: RouteRequest, resolved: ResolvedName): Response {
+  const body = request.data.renderer.render(resolved, instantOf(request), request.clientAddress, request.profile, request.format);
+  return request.data.responses.timeObject(body, request.format, request.head);
+}
+
+/**
+ * `/api/{name*}`, WorldTimeAPI's short form (`/api/Europe/London`, as worldtimeapi.org
+ * answered and R's worldtimer calls it): a time object as `/api/timezone/{name}` gives.
+ * Anything else keeps the 404 an unknown /api path has.
+ */
+export function worldTimeApiAlias(request: RouteRequest): Response {
+  const name = nameParam(request.params[0]!);
+  const resolved = request.data.zones.resolve(name);
+  if (resolved) return timeObjectOf(request, resolved);
+  throw name.includes("/") ? UNKNOWN_LOCATION() : NOT_FOUND();
 }
 
 /** `/ip`: a time object for the caller's address. */

@@ -19,6 +19,7 @@ export class Responses {
   private readonly live: Record<Format, Headers>;
   private readonly errors: Record<Format, Record<string, string>>;
   private readonly lists: Record<Format, Headers>;
+  private readonly tzdbVersion: string;
   readonly listEtag: string;
 
   /** `extraHeaders` go on every response (HSTS when serving TLS). */
@@ -30,6 +31,7 @@ export class Responses {
       [TZDB_VERSION_HEADER]: tzdbVersion,
       ...extraHeaders,
     };
+    this.tzdbVersion = tzdbVersion;
     this.listEtag = `"tz-${tzdbVersion}-${listFingerprint}"`;
     const make = (type: string, cache: Record<string, string>) => ({ ...this.base, "Content-Type": type, ...cache });
     this.errors = {
@@ -57,6 +59,18 @@ export class Responses {
       return new Response(null, { status: 304, headers: this.lists[format] });
     }
     return new Response(head ? null : listBody(names, format), { headers: this.lists[format] });
+  }
+
+  /**
+   * An answer that depends on its query and the data alone (transitions, zone info, a
+   * conversion): cacheable for `maxAge` seconds, revalidated by an ETag of the data
+   * version and the body, so it changes exactly when the answer does.
+   */
+  cacheable(body: string, format: Format, head: boolean, ifNoneMatch: string | null, maxAge: number): Response {
+    const etag = `"tz-${this.tzdbVersion}-${Bun.hash(body).toString(36)}"`;
+    const headers = { ...this.base, "Content-Type": format === "json" ? JSON_TYPE : TEXT_TYPE, "Cache-Control": `public, max-age=${maxAge}`, ETag: etag };
+    if (ifNoneMatch !== null && etagMatches(ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+    return new Response(head ? null : body, { headers });
   }
 
   /** The one error shape: {"error": message}, or the message as text for `.txt`. */

@@ -11,7 +11,8 @@
 
 import type { Clock } from "../core/clock.ts";
 import type { Format, Profile } from "../time-object/time-object.ts";
-import { callerIp, ipAddress, timezoneList, timezoneName } from "./api.ts";
+import { callerIp, ipAddress, timezoneList, timezoneName, worldTimeApiAlias } from "./api.ts";
+import { apiIndex, convert, info, transitions } from "./zone-routes.ts";
 import type { ApiData } from "./api-data.ts";
 import type { AppState } from "./app-state.ts";
 import { health, healthLive, healthReady, metrics, openapiDocument } from "./service-routes.ts";
@@ -49,12 +50,17 @@ export interface RouteRow {
   label: string;
   /** False: never rate limited (probes and scrapes). */
   limited: boolean;
+  /** "wta": only under `/api` (a pattern the website's paths at the root must keep). */
+  only?: "wta";
   handle: RouteHandler;
 }
 
 export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/timezone", on: "api", label: "timezone_list", limited: true, handle: timezoneList },
+  { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", limited: true, handle: transitions },
+  { pattern: "/timezone/{name*}/info", on: "api", label: "info", limited: true, handle: info },
   { pattern: "/timezone/{name*}", on: "api", label: "timezone", limited: true, handle: timezoneName },
+  { pattern: "/convert", on: "api", label: "convert", limited: true, handle: convert },
   { pattern: "/ip", on: "api", label: "ip", limited: true, handle: callerIp },
   { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: ipAddress },
   { pattern: "/health", on: "raw", label: "health", limited: false, handle: health },
@@ -62,6 +68,9 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/health/ready", on: "raw", label: "health", limited: false, handle: healthReady },
   { pattern: "/metrics", on: "raw", label: "metrics", limited: false, handle: metrics },
   { pattern: "/openapi.json", on: "raw", label: "site", limited: true, handle: openapiDocument },
+  // Last: under /api, "/" is the index and any other name is WorldTimeAPI's short form of /api/timezone/{name}.
+  { pattern: "/", on: "api", label: "api_index", limited: true, only: "wta", handle: apiIndex },
+  { pattern: "/{name*}", on: "api", label: "timezone", limited: true, only: "wta", handle: worldTimeApiAlias },
 ];
 
 const SITE_LABEL = "site";
@@ -172,6 +181,7 @@ export function matchRoute(rawPath: string): RouteMatch {
   for (const route of COMPILED) {
     const raw = route.row.on === "raw";
     if (raw && profile === "wta") continue;
+    if (route.row.only === "wta" && profile !== "wta") continue;
     const params = matchTokens(route, raw ? rawPath : path);
     if (params !== null) return { route: route.row, params, profile, format: raw ? "json" : format, label: route.label, api: !raw };
   }
