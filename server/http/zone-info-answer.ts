@@ -33,32 +33,68 @@ export interface ZoneInfo {
   validUntil: number;
 }
 
-export function zoneInfo(zones: ZoneTable, name: ResolvedName, at: number, profile: Profile): ZoneInfo {
-  const { type } = zones.findPeriod(name.zone, at);
-  const next = nextClockChange(zones, name.zone, at);
+type StaticPart = Pick<ZoneInfoAnswer, "timezone" | "canonical" | "is_link" | "links" | "countries" | "location" | "tzdb_version" | "posix_tz" | "posix_tz_from">;
+type StatePart = Pick<ZoneInfoAnswer, "utc_offset" | "abbreviation" | "dst" | "dst_offset" | "raw_offset" | "next_transition">;
+
+/** What never changes for a name (for the life of the loaded table). */
+function staticPart(zones: ZoneTable, name: ResolvedName, profile: Profile): StaticPart {
   const facts = zones.facts(name.name);
   const posix = zones.posixTz(name.zone);
+  return {
+    timezone: name.name,
+    canonical: zones.zoneName(name.zone),
+    is_link: name.isLink,
+    links: zones.linksTo(name.zone),
+    countries: facts?.countries ?? [],
+    location: facts ? { latitude: facts.latitude, longitude: facts.longitude, comment: facts.comment } : null,
+    tzdb_version: zones.tzdbVersion,
+    posix_tz: posix?.tz ?? null,
+    posix_tz_from: posix === null || posix.from === -Infinity ? null : formatUtc(posix.from, profile),
+  };
+}
+
+/** The state at `at` and the next change. */
+function statePart(zones: ZoneTable, name: ResolvedName, at: number, profile: Profile): { state: StatePart; validUntil: number } {
+  const { type } = zones.findPeriod(name.zone, at);
+  const next = nextClockChange(zones, name.zone, at);
   const dstOffset = type.isdst ? type.save : 0;
   return {
-    answer: {
-      timezone: name.name,
-      canonical: zones.zoneName(name.zone),
-      is_link: name.isLink,
-      links: zones.linksTo(name.zone),
-      countries: facts?.countries ?? [],
-      location: facts ? { latitude: facts.latitude, longitude: facts.longitude, comment: facts.comment } : null,
-      tzdb_version: zones.tzdbVersion,
+    state: {
       utc_offset: formatOffset(type.utoff),
       abbreviation: type.abbr,
       dst: type.isdst,
       dst_offset: dstOffset,
       raw_offset: type.utoff - dstOffset,
       next_transition: next ? transitionEntry(next, profile) : null,
-      posix_tz: posix?.tz ?? null,
-      posix_tz_from: posix === null || posix.from === -Infinity ? null : formatUtc(posix.from, profile),
     },
     validUntil: next ? next.at : Infinity,
   };
+}
+
+export function zoneInfo(zones: ZoneTable, name: ResolvedName, at: number, profile: Profile): ZoneInfo {
+  const s = staticPart(zones, name, profile);
+  const { state, validUntil } = statePart(zones, name, at, profile);
+  const answer: ZoneInfoAnswer = {
+    timezone: s.timezone, canonical: s.canonical, is_link: s.is_link, links: s.links, countries: s.countries,
+    location: s.location, tzdb_version: s.tzdb_version, ...state, posix_tz: s.posix_tz, posix_tz_from: s.posix_tz_from,
+  };
+  return { answer, validUntil };
+}
+
+/** The JSON around the state, per name object and profile: [before, after]. */
+const staticJson = new WeakMap<ResolvedName, Partial<Record<Profile, [string, string]>>>();
+
+/** zoneInfo's answer as JSON, the name's constant fields encoded once (the same bytes as JSON.stringify of the answer). */
+export function zoneInfoJson(zones: ZoneTable, name: ResolvedName, at: number, profile: Profile): { body: string; validUntil: number } {
+  let byProfile = staticJson.get(name);
+  if (byProfile === undefined) staticJson.set(name, (byProfile = {}));
+  let pieces = byProfile[profile];
+  if (pieces === undefined) {
+    const { posix_tz, posix_tz_from, ...head } = staticPart(zones, name, profile);
+    pieces = byProfile[profile] = [`${JSON.stringify(head).slice(0, -1)},`, `,${JSON.stringify({ posix_tz, posix_tz_from }).slice(1)}`];
+  }
+  const { state, validUntil } = statePart(zones, name, at, profile);
+  return { body: pieces[0] + JSON.stringify(state).slice(1, -1) + pieces[1], validUntil };
 }
 
 /** `.txt`: the flat fields, then lists and nested objects as prefixed lines. */

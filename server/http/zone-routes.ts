@@ -15,7 +15,7 @@ import { queryParam } from "./request-target.ts";
 import { resolveName, resolveNameParam } from "./api.ts";
 import type { RouteRequest } from "./routes.ts";
 import { transitionsAnswer, transitionsText } from "./transitions-answer.ts";
-import { zoneInfo, zoneInfoText } from "./zone-info-answer.ts";
+import { zoneInfo, zoneInfoJson, zoneInfoText } from "./zone-info-answer.ts";
 
 const DAY = 86400;
 const DEFAULT_WINDOW = 365 * DAY;
@@ -55,8 +55,9 @@ export function info(request: RouteRequest): Response {
   const name = resolveNameParam(zones, request.params[0]!);
   const at = instantParam(request, "at");
   const now = at?.seconds ?? request.clock().seconds;
-  const { answer, validUntil } = zoneInfo(zones, name, now, request.profile);
-  const body = request.format === "json" ? JSON.stringify(answer) : zoneInfoText(answer);
+  const { body, validUntil } = request.format === "json"
+    ? zoneInfoJson(zones, name, now, request.profile)
+    : (({ answer, validUntil }) => ({ body: zoneInfoText(answer), validUntil }))(zoneInfo(zones, name, now, request.profile));
   // For now, the answer holds until the next clock change; for a fixed `at`, until the data changes.
   const maxAge = at !== undefined ? DAY : Math.max(0, Math.min(DAY, Math.floor(validUntil - now)));
   return responses.cacheable(body, request.format, request.head, request.ifNoneMatch(), maxAge);

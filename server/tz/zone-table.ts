@@ -85,6 +85,8 @@ export class ZoneTable {
   private readonly linkNames: string[][] = [];
   private readonly countryNames = new Map<string, string>();
   private readonly nameIndex = new Map<string, number>();
+  /** Facts decoded once per name: they are constant for the life of the table. */
+  private readonly factsByName = new Map<string, NameFacts | null>();
 
   constructor(data: ZoneTableData) {
     this.data = data;
@@ -192,6 +194,15 @@ export class ZoneTable {
 
   /** Countries and principal location of a name, from zone1970.tab/zone.tab; null when they have no row for it. */
   facts(name: string): NameFacts | null {
+    let facts = this.factsByName.get(name);
+    if (facts === undefined) {
+      facts = this.readFacts(name);
+      this.factsByName.set(name, facts);
+    }
+    return facts;
+  }
+
+  private readFacts(name: string): NameFacts | null {
     const n = this.nameIndex.get(name);
     if (n === undefined || this.data.facts.length === 0) return null;
     const o = n * FACT_RECORD_INTS;

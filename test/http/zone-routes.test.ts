@@ -257,3 +257,20 @@ describe("/api", () => {
     expect((await get("/Europe/London")).status).toBe(404); // the root has no alias: that is the website's space
   });
 });
+
+describe("info's JSON", () => {
+  test("for every name, the body built from cached pieces is JSON.stringify of the answer", async () => {
+    const { ZoneTable } = await import("../../server/tz/zone-table.ts");
+    const { zoneInfo, zoneInfoJson } = await import("../../server/http/zone-info-answer.ts");
+    const { testDataDir } = await import("../support/test-server.ts");
+    const zones = await ZoneTable.load(`${await testDataDir()}/zones.bin`);
+    for (const profile of ["spec", "wta"] as const) {
+      for (const n of zones.names) {
+        const name = zones.resolve(n)!;
+        for (const at of [0, 1795219200, 4102444800]) {
+          expect(zoneInfoJson(zones, name, at, profile).body).toBe(JSON.stringify(zoneInfo(zones, name, at, profile).answer));
+        }
+      }
+    }
+  });
+});
