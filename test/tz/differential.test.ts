@@ -4,19 +4,8 @@
 
 import { describe, expect, test } from "bun:test";
 import { REPO_TZDATA, testZoneTable } from "../support/zone-table.ts";
+import { LONG_RANGE_ZONES } from "../support/long-range-zones.ts";
 import { compareHistories, compileWithZic, tableHistory, yearStart, zdumpHistories } from "../support/zic-reference.ts";
-
-/** Zones that still change clocks, both hemispheres, every odd rule shape, for 2101-2500. */
-const LONG_RANGE_ZONES = [
-  "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Anchorage",
-  "America/Halifax", "America/St_Johns", "America/Havana", "America/Toronto", "America/Santiago",
-  "America/Boise", "America/Nuuk", "America/Miquelon", "Pacific/Easter", "Pacific/Auckland",
-  "Pacific/Chatham", "Pacific/Norfolk", "Australia/Sydney", "Australia/Adelaide", "Australia/Hobart",
-  "Australia/Lord_Howe", "Antarctica/Troll", "Antarctica/Macquarie", "Europe/Dublin", "Europe/London",
-  "Europe/Paris", "Europe/Berlin", "Europe/Helsinki", "Europe/Chisinau", "Europe/Lisbon",
-  "Atlantic/Azores", "Asia/Gaza", "Asia/Hebron", "Asia/Jerusalem", "Asia/Beirut", "Africa/Cairo",
-  "US/Eastern", "EST5EDT", "CET", "Canada/Newfoundland",
-];
 
 describe("zic/zdump differential", async () => {
   const table = await testZoneTable();
