@@ -172,6 +172,17 @@ describe("live parts", () => {
     expect(await page.locator("#zone-table tbody tr:not([hidden])").count()).toBe(1);
   }, 60_000);
 
+  test("the timezone browser's next change is the one /timezone/{name}/info names", async () => {
+    await page.goto(`${base}/timezones/`);
+    await page.fill("#zone-search", "america/new_york");
+    await page.waitForFunction(() => (globalThis as any).document.querySelector("tr[data-name='America/New_York'] .now")?.textContent !== "");
+    const info = (await (await fetch(`${base}/timezone/America/New_York/info`)).json()) as { next_transition: { at: string; utc_offset: string; abbreviation: string; dst: boolean } };
+    const next = info.next_transition;
+    const when = next.at.slice(0, 16).replace("T", " ");
+    expect(await page.textContent("tr[data-name='America/New_York'] .next")).toBe(`${when} UTC: UTC${next.utc_offset} ${next.abbreviation}${next.dst ? " (DST)" : ""}`);
+    expect(await page.textContent("tr[data-name='Asia/Kathmandu'] .next")).toBe("none within two years");
+  }, 60_000);
+
   test("the status page shows what /health says", async () => {
     await page.goto(`${base}/status/`);
     await page.waitForSelector("#status-table[data-state=live]");
