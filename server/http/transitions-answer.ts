@@ -6,7 +6,7 @@ import { formatDateTime, formatOffset } from "../core/time-format.ts";
 import type { LocalTimeType } from "../formats/zone-model.ts";
 import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
 import { clockChanges, wallClockChange, type ClockChange } from "../tz/zone-transitions.ts";
-import type { Profile } from "../time-object/time-object.ts";
+import { utcSuffix, type Profile } from "../time-object/time-object.ts";
 
 export interface TransitionEntry {
   unixtime: number;
@@ -23,8 +23,6 @@ export interface TransitionEntry {
   local_at: string;
   local_change: "gap" | "overlap" | "none";
 }
-
-export const utcSuffix = (profile: Profile) => (profile === "wta" ? "+00:00" : "Z");
 
 /** An instant as the profile writes UTC: `...Z` at the root, `...+00:00` under /api. */
 export function formatUtc(seconds: number, profile: Profile): string {

@@ -28,7 +28,6 @@ function instantParam(request: RouteRequest, name: string): Instant | undefined 
   if (text === undefined) return undefined;
   try {
     return parseAt(text ?? "\u0000"); // null: a broken percent-escape, refused as invalid
-
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     throw badRequest(error.code, error.message.replace(/^invalid at/, `invalid ${name}`).replace(/^at out of range/, `${name} out of range`));
@@ -55,9 +54,15 @@ export function info(request: RouteRequest): Response {
   const name = resolveNameParam(zones, request.params[0]!);
   const at = instantParam(request, "at");
   const now = at?.seconds ?? request.clock().seconds;
-  const { body, validUntil } = request.format === "json"
-    ? zoneInfoJson(zones, name, now, request.profile)
-    : (({ answer, validUntil }) => ({ body: zoneInfoText(answer), validUntil }))(zoneInfo(zones, name, now, request.profile));
+  let body: string;
+  let validUntil: number;
+  if (request.format === "json") {
+    ({ body, validUntil } = zoneInfoJson(zones, name, now, request.profile));
+  } else {
+    const info = zoneInfo(zones, name, now, request.profile);
+    body = zoneInfoText(info.answer);
+    validUntil = info.validUntil;
+  }
   // For now, the answer holds until the next clock change; for a fixed `at`, until the data changes.
   const maxAge = at !== undefined ? DAY : Math.max(0, Math.min(DAY, Math.floor(validUntil - now)));
   return responses.cacheable(body, request.format, request.head, request.ifNoneMatch(), maxAge);

@@ -34,7 +34,8 @@ export const TIME_OBJECT_KEYS: readonly (keyof TimeObject)[] = [
   "raw_offset", "week_number", "dst", "abbreviation", "dst_offset", "dst_from", "dst_until", "client_ip",
 ];
 
-const utcSuffix = (profile: Profile) => (profile === "wta" ? "+00:00" : "Z");
+/** How a profile writes UTC after an instant: `Z` at the root, `+00:00` under /api. */
+export const utcSuffix = (profile: Profile) => (profile === "wta" ? "+00:00" : "Z");
 
 /** `fraction` replaces the six microsecond digits (the renderer's template marker). */
 export function buildTimeObject(
