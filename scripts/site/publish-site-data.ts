@@ -45,10 +45,12 @@ export async function publishSiteData(dataDir: string): Promise<void> {
 }
 
 /** Clock changes a page may show as "next": two years from the build, at most four per name (the page picks the first still ahead). */
-export const NEXT_CHANGES_YEARS = 2;
+const NEXT_CHANGES_YEARS = 2;
 
-function nextChanges(zones: ZoneTable, from: number): Record<string, { unixtime: number; utc_offset: string; abbreviation: string; dst: boolean }[]> {
-  const out: Record<string, { unixtime: number; utc_offset: string; abbreviation: string; dst: boolean }[]> = {};
+type NextChange = { unixtime: number; utc_offset: string; abbreviation: string; dst: boolean };
+
+function nextChanges(zones: ZoneTable, from: number): Record<string, NextChange[]> {
+  const out: Record<string, NextChange[]> = {};
   for (const name of zones.names) {
     const zone = zones.resolve(name)!.zone;
     out[name] = clockChanges(zones, zone, from, from + NEXT_CHANGES_YEARS * 366 * 86400, 4).changes

@@ -1,7 +1,8 @@
 // The POSIX TZ string zic writes as a TZif file's footer (RFC 9636 section 3.3), computed
-// the way zic.c's stringzone()/stringrule()/stringoffset()/doabbr() compute it (tzcode
-// 2026 and glibc 2.36's zic agree on every 2026f zone), so `posix_tz` is byte-for-byte
-// what `tail -1` of a compiled TZif file says. Only the last Zone line matters: its rule
+// the way zic.c's stringzone()/stringrule()/stringoffset()/doabbr() compute it (ported
+// from tzcode's zic.c of 2026; test/tz/posix-tz.test.ts holds it against the machine's
+// zic for every name), so `posix_tz` is byte-for-byte what `tail -1` of a compiled TZif
+// file says. Only the last Zone line matters: its rule
 // set's latest standard and latest DST rule, its FORMAT and its standard offset.
 
 import { DayKind, TimeType } from "../../server/tz/rule-firings.ts";
