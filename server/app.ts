@@ -10,13 +10,13 @@ import type { LoadedData } from "./data.ts";
 import { endsWithTxt, handleApi } from "./http/api.ts";
 import { peerAddress, resolveClient } from "./http/client-address.ts";
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http/http-errors.ts";
-import { RateLimiter } from "./http/rate-limiter.ts";
+import { RateLimiter, type RateDecision } from "./http/rate-limiter.ts";
 import { requestTarget } from "./http/request-target.ts";
 import { logError, logEvent } from "./log.ts";
 import { readClockSync } from "./ops/clock-sync.ts";
 import { PAGE_SECURITY_HEADERS, StaticSite } from "./http/static-site.ts";
 import openapi from "./http/openapi.json" with { type: "json" };
-import { Metrics, routeOf } from "./ops/metrics.ts";
+import { Metrics, routeOf, type MetricsSnapshot } from "./ops/metrics.ts";
 
 export interface AppState {
   data: LoadedData;
@@ -31,38 +31,57 @@ export interface AppState {
   workerId: string;
   /** The built website, or null when site/dist is absent (API only). */
   site: StaticSite | null;
+  /** In a supervisor's worker: the whole instance's counts, collected at scrape time (ops/metrics-exchange.ts). */
+  instanceMetrics: (() => Promise<MetricsSnapshot>) | null;
 }
 
-export function createAppState(data: LoadedData, clock: Clock, config: Config, workerId = "0"): AppState {
+/** `rateMemory`: the rate table's memory, shared by an instance's workers (private when alone). */
+export function createAppState(data: LoadedData, clock: Clock, config: Config, workerId = "0", rateMemory?: ArrayBuffer): AppState {
   return {
     data,
     clock,
     config,
-    limiter: config.rateLimit ? new RateLimiter(config.rateLimit) : null,
+    limiter: config.rateLimit ? new RateLimiter(config.rateLimit, rateMemory) : null,
     metrics: new Metrics(),
     draining: false,
     startedAt: Date.now(),
     workerId,
     site: StaticSite.load(config.siteDir),
+    instanceMetrics: null,
   };
 }
 
-export type FetchHandler = (req: Request, server: Server<unknown> | null) => Response;
+/** Synchronous, except a worker's /metrics, which waits for the other workers' counts. */
+export type FetchHandler = (req: Request, server: Server<unknown> | null) => Response | Promise<Response>;
 
 const HEALTH_ROUTE = 3;
 const METRICS_ROUTE = 4;
 
 export function createFetchHandler(state: AppState): FetchHandler {
-  const trusted = state.config.trustedProxies;
+  const trust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
   return (req, server) => {
     const started = performance.now();
     const target = requestTarget(req.url);
     const peer = peerAddress(req, server);
-    const client = trusted.length > 0 ? resolveClient(peer, req.headers, trusted) : peer;
+    let client = peer;
+    let limitKey = peer;
+    if (trust.trusted.length > 0) ({ address: client, limitKey } = resolveClient(peer, req.headers, trust));
     const route = routeOf(target.path);
     let response: Response;
+    let decision: RateDecision | null = null;
+    if (route === METRICS_ROUTE && state.instanceMetrics !== null && (req.method === "GET" || req.method === "HEAD")) {
+      return state.instanceMetrics().then(
+        (total) => metricsResponse(state, req.method === "HEAD", total),
+        (error) => {
+          logError("metrics_unavailable", error);
+          return state.data.responses.error(new HttpError("metrics_unavailable", 503, "metrics unavailable: the supervisor did not answer"), "json", req.method === "HEAD");
+        },
+      ).then((r) => finish(state, req.method, target.path, route, client, started, null, r));
+    }
     try {
-      const refusal = route === HEALTH_ROUTE || route === METRICS_ROUTE ? null : rateLimit(state, client, req.method, target.path);
+      // The probes and the scrape are never limited: a limit must not fail a health check.
+      decision = route === HEALTH_ROUTE || route === METRICS_ROUTE || state.limiter === null ? null : state.limiter.take(limitKey);
+      const refusal = decision?.allowed === false ? rateLimited(state, decision, req.method, target.path) : null;
       response = refusal ??
         handleApi({ method: req.method, target, ifNoneMatch: () => req.headers.get("if-none-match"), clientAddress: client }, state.data, state.clock) ??
         serviceRoute(req.method, target.path, state);
@@ -70,33 +89,38 @@ export function createFetchHandler(state: AppState): FetchHandler {
       logError("request_failed", error, { method: req.method, path: target.path.slice(0, 256) });
       response = internalError(state);
     }
-    if (state.draining) response.headers.set("Connection", "close");
-    const seconds = (performance.now() - started) / 1000;
-    state.metrics.observe(route, response.status, seconds);
-    if (state.config.accessLog) {
-      logEvent("request", {
-        method: req.method.slice(0, 16),
-        path: target.path.slice(0, 256),
-        status: response.status,
-        client,
-        ms: Math.round(seconds * 1e6) / 1000,
-      });
-    }
-    return response;
+    return finish(state, req.method, target.path, route, client, started, decision, response);
   };
 }
 
-function rateLimit(state: AppState, client: string | null, method: string, path: string): Response | null {
-  if (state.limiter === null) return null;
-  const decision = state.limiter.take(client);
-  if (decision.allowed) return null;
+/** What every answer gets on its way out: rate limit headers, `Connection: close` when draining, metrics, the access log. */
+function finish(state: AppState, method: string, path: string, route: number, client: string | null, started: number, decision: RateDecision | null, response: Response): Response {
+  if (decision?.limited) {
+    // On every answer of a limited route, not only on 429 (draft-ietf-httpapi-ratelimit-headers).
+    response.headers.set("RateLimit-Policy", state.config.rateLimit!.policy);
+    response.headers.set("RateLimit", `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
+  }
+  if (state.draining) response.headers.set("Connection", "close");
+  const seconds = (performance.now() - started) / 1000;
+  state.metrics.observe(route, response.status, seconds);
+  if (state.config.accessLog) {
+    logEvent("request", {
+      method: method.slice(0, 16),
+      path: path.slice(0, 256),
+      status: response.status,
+      client,
+      ms: Math.round(seconds * 1e6) / 1000,
+    });
+  }
+  return response;
+}
+
+function rateLimited(state: AppState, decision: RateDecision, method: string, path: string): Response {
   state.metrics.rateLimited++;
-  const { burst, windowSeconds } = state.limiter;
+  const { burst, windowSeconds } = state.limiter!;
   const error = new HttpError("rate_limited", 429, `too many requests: the limit is ${burst} per ${windowSeconds} seconds per client`);
   return state.data.responses.error(error, endsWithTxt(path) ? "text" : "json", method === "HEAD", {
-    "Retry-After": String(decision.retryAfterSeconds),
-    "RateLimit-Policy": state.config.rateLimit!.policy,
-    RateLimit: `"default";r=0;t=${decision.retryAfterSeconds}`,
+    "Retry-After": String(decision.resetSeconds),
   });
 }
 
@@ -113,20 +137,7 @@ function serviceRoute(method: string, path: string, state: AppState): Response {
   if (path === "/health/live") return json(200, { live: true });
   if (path === "/health/ready") return json(state.draining ? 503 : 200, { ready: !state.draining });
   if (path === "/health") return json(state.draining ? 503 : 200, healthReport(state));
-  if (path === "/metrics") {
-    const manifestIp = state.data.manifest.ip as { source?: string; dataDate?: string } | undefined;
-    const body = state.metrics.render({
-      worker: state.workerId,
-      workers: state.config.workers,
-      tzdb: state.data.zones.tzdbVersion,
-      ipSource: manifestIp?.source ?? "unknown",
-      ipDate: manifestIp?.dataDate ?? "unknown",
-      uptimeSeconds: Math.floor((Date.now() - state.startedAt) / 1000),
-    });
-    return new Response(head ? null : body, {
-      headers: responses.withBase({ "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" }),
-    });
-  }
+  if (path === "/metrics") return metricsResponse(state, head, state.metrics.snapshot());
   if (path === "/openapi.json") return json(200, openapi, "public, max-age=3600");
   const site = state.site;
   if (site === null) {
@@ -145,6 +156,22 @@ function serviceRoute(method: string, path: string, state: AppState): Response {
   const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
   if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
   return new Response(head ? null : Bun.file(page.path), { status: file ? 200 : 404, headers: responses.withBase(headers) });
+}
+
+/** /metrics: `total` is the instance's counts (this process's own when it runs alone). */
+function metricsResponse(state: AppState, head: boolean, total: MetricsSnapshot): Response {
+  const manifestIp = state.data.manifest.ip as { source?: string; dataDate?: string } | undefined;
+  const body = state.metrics.render({
+    worker: state.workerId,
+    workers: state.config.workers,
+    tzdb: state.data.zones.tzdbVersion,
+    ipSource: manifestIp?.source ?? "unknown",
+    ipDate: manifestIp?.dataDate ?? "unknown",
+    uptimeSeconds: Math.floor((Date.now() - state.startedAt) / 1000),
+  }, total);
+  return new Response(head ? null : body, {
+    headers: state.data.responses.withBase({ "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" }),
+  });
 }
 
 export function healthReport(state: AppState) {

@@ -3,11 +3,10 @@
 // is a few array increments per request.
 //
 // A scrape reaches one worker (the kernel picks it), yet must describe the whole
-// instance: each worker sends its counts to the supervisor every second and gets back the
-// sum of everyone else's (server/ops/metrics-exchange.ts), to which it adds its own live
-// counts. The counters stay monotonic when a worker dies: the supervisor keeps its last
-// counts. Only zonetime_data_info and zonetime_uptime_seconds describe the answering
-// worker (label `worker`).
+// instance: that worker asks the supervisor, which collects every worker's counts at that
+// moment, as prom-client's cluster aggregator does (server/ops/metrics-exchange.ts).
+// Only zonetime_data_info and zonetime_uptime_seconds describe the answering worker
+// (label `worker`).
 
 export const ROUTES = ["timezone_list", "timezone", "ip", "health", "metrics", "site", "other"] as const;
 export type RouteLabel = (typeof ROUTES)[number];
@@ -19,8 +18,9 @@ export function routeOf(path: string): number {
   if (p === "/timezone" || p === "/timezone/" || p === "/timezone.txt") return 0;
   if (p.startsWith("/timezone/")) return 1;
   if (p === "/ip" || p.startsWith("/ip/") || p === "/ip.txt") return 2;
-  if (p === "/health") return 3;
-  if (p === "/metrics") return 4;
+  // The service's own paths exist only at the root (/api/health is an unknown API path).
+  if (path === "/health" || path === "/health/live" || path === "/health/ready") return 3;
+  if (path === "/metrics") return 4;
   if (path.startsWith("/api")) return 6;
   return 5;
 }
@@ -71,8 +71,6 @@ export class Metrics {
   private readonly sums = emptySnapshot().sums;
   rateLimited = 0;
   reloads = { ok: 0, failed: 0 };
-  /** The other workers' counts, as the supervisor last sent them (null when running alone). */
-  others: MetricsSnapshot | null = null;
 
   observe(route: number, status: number, seconds: number): void {
     let row = this.counts.get(status);
@@ -96,9 +94,9 @@ export class Metrics {
     };
   }
 
-  render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number }): string {
-    const total = this.others ? sumSnapshots([this.others, this.snapshot()]) : this.snapshot();
-    const w = `worker="${labels.worker}"`;
+  /** `total`: the instance's counts (a supervisor's workers), by default this process's own. */
+  render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number }, total = this.snapshot()): string {
+    const w = `worker="${escapeLabel(labels.worker)}"`;
     const lines: string[] = [];
     lines.push("# HELP zonetime_requests_total HTTP requests answered by all workers, by route and status.");
     lines.push("# TYPE zonetime_requests_total counter");
@@ -131,7 +129,8 @@ export class Metrics {
     lines.push(`zonetime_reloads_total{result="failed"} ${total.reloads.failed}`);
     lines.push("# HELP zonetime_data_info The data versions the answering worker serves.");
     lines.push("# TYPE zonetime_data_info gauge");
-    lines.push(`zonetime_data_info{${w},tzdb="${labels.tzdb}",ip_source="${escapeLabel(labels.ipSource)}",ip_date="${labels.ipDate}"} 1`);
+    // The versions come from the manifest, a file: escaped, so that no value can add a line.
+    lines.push(`zonetime_data_info{${w},tzdb="${escapeLabel(labels.tzdb)}",ip_source="${escapeLabel(labels.ipSource)}",ip_date="${escapeLabel(labels.ipDate)}"} 1`);
     lines.push("# HELP zonetime_workers Worker processes configured.");
     lines.push("# TYPE zonetime_workers gauge");
     lines.push(`zonetime_workers ${labels.workers}`);
@@ -142,6 +141,7 @@ export class Metrics {
   }
 }
 
-function escapeLabel(value: string): string {
-  return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+/** A label value as the text format (0.0.4) writes it: `\\`, `\"` and `\n` escaped. */
+export function escapeLabel(value: unknown): string {
+  return String(value).replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 }

@@ -54,5 +54,6 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 export async function testHandler(): Promise<(req: Request) => Response> {
   const state = createAppState(await loadData(await testDataDir()), realtimeClock, await testConfig());
   const handler = createFetchHandler(state);
-  return (req) => handler(req, null);
+  // Synchronous here: only a supervisor's worker answers /metrics asynchronously.
+  return (req) => handler(req, null) as Response;
 }
