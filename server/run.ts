@@ -3,7 +3,7 @@
 
 import { ConfigError, readConfig, type Config } from "./config.ts";
 import { logError } from "./log.ts";
-import { handleSignals, startServer } from "./main.ts";
+import { handleSignals, PortInUseError, startServer } from "./main.ts";
 import { supervise } from "./supervisor.ts";
 
 export async function runService(config: Config): Promise<void> {
@@ -18,7 +18,7 @@ if (import.meta.main) {
   try {
     await runService(readConfig(process.env));
   } catch (error) {
-    logError(error instanceof ConfigError ? "bad_configuration" : "start_failed", error);
+    logError(error instanceof ConfigError ? "bad_configuration" : error instanceof PortInUseError ? "port_in_use" : "start_failed", error);
     process.exit(1);
   }
 }

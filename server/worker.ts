@@ -20,7 +20,10 @@ try {
   const service = await startServer(config, { reusePort: true, workerId: process.env.ZONETIME_WORKER_ID ?? "0", rateMemory });
   const stop = handleSignals(service);
   service.state.instanceMetrics = exchangeWithSupervisor(service.state.metrics);
+  let gone = false;
   const orphaned = (how: string) => {
+    if (gone) return;
+    gone = true;
     logEvent("supervisor_gone", { worker: service.state.workerId, how });
     void stop("supervisor_gone");
   };
