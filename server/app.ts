@@ -13,6 +13,7 @@ import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http/http-errors.ts"
 import { RateLimiter, type RateDecision } from "./http/rate-limiter.ts";
 import { requestTarget } from "./http/request-target.ts";
 import { logError, logEvent } from "./log.ts";
+import { CLOCK_DIVERGENCE_BOUND_MS, ClockCheck } from "./ops/clock-check.ts";
 import { readClockSync } from "./ops/clock-sync.ts";
 import { PAGE_SECURITY_HEADERS, StaticSite } from "./http/static-site.ts";
 import openapi from "./http/openapi.json" with { type: "json" };
@@ -33,6 +34,8 @@ export interface AppState {
   site: StaticSite | null;
   /** In a supervisor's worker: the whole instance's counts, collected at scrape time (ops/metrics-exchange.ts). */
   instanceMetrics: (() => Promise<MetricsSnapshot>) | null;
+  /** The serving clock compared with the system clock: a divergence fails readiness. */
+  clockCheck: ClockCheck;
 }
 
 /** `rateMemory`: the rate table's memory, shared by an instance's workers (private when alone). */
@@ -48,7 +51,13 @@ export function createAppState(data: LoadedData, clock: Clock, config: Config, w
     workerId,
     site: StaticSite.load(config.siteDir),
     instanceMetrics: null,
+    clockCheck: new ClockCheck(clock, undefined, { worker: workerId }),
   };
+}
+
+/** Ready to take traffic: not draining, and the clock that answers is the system's time. */
+function isReady(state: AppState): boolean {
+  return !state.draining && state.clockCheck.check().agrees;
 }
 
 /** Synchronous, except a worker's /metrics, which waits for the other workers' counts. */
@@ -135,8 +144,14 @@ function serviceRoute(method: string, path: string, state: AppState): Response {
       headers: responses.withBase({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": cache }),
     });
   if (path === "/health/live") return json(200, { live: true });
-  if (path === "/health/ready") return json(state.draining ? 503 : 200, { ready: !state.draining });
-  if (path === "/health") return json(state.draining ? 503 : 200, healthReport(state));
+  if (path === "/health/ready") {
+    const ready = isReady(state);
+    return json(ready ? 200 : 503, { ready });
+  }
+  if (path === "/health") {
+    const report = healthReport(state);
+    return json(report.ready ? 200 : 503, report);
+  }
   if (path === "/metrics") return metricsResponse(state, head, state.metrics.snapshot());
   if (path === "/openapi.json") return json(200, openapi, "public, max-age=3600");
   const site = state.site;
@@ -168,6 +183,7 @@ function metricsResponse(state: AppState, head: boolean, total: MetricsSnapshot)
     ipSource: manifestIp?.source ?? "unknown",
     ipDate: manifestIp?.dataDate ?? "unknown",
     uptimeSeconds: Math.floor((Date.now() - state.startedAt) / 1000),
+    clockDivergences: state.clockCheck.divergences,
   }, total);
   return new Response(head ? null : body, {
     headers: state.data.responses.withBase({ "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" }),
@@ -177,10 +193,12 @@ function metricsResponse(state: AppState, head: boolean, total: MetricsSnapshot)
 export function healthReport(state: AppState) {
   const ip = state.data.manifest.ip as { source?: string; version?: string; dataDate?: string } | undefined;
   const clock = readClockSync();
+  const ready = isReady(state);
+  const serving = state.clockCheck.lastVerdict;
   return {
-    status: state.draining ? "draining" : "ok",
+    status: state.draining ? "draining" : serving.agrees ? "ok" : "clock_diverged",
     live: true,
-    ready: !state.draining,
+    ready,
     worker: state.workerId,
     uptime_seconds: Math.floor((Date.now() - state.startedAt) / 1000),
     data: {
@@ -191,6 +209,10 @@ export function healthReport(state: AppState) {
       ip_data_date: ip?.dataDate ?? null,
     },
     clock: {
+      // The clock that answers requests against Date.now(): beyond the bound, not ready.
+      serving_clock_agrees: serving.agrees,
+      serving_clock_skew_ms: Math.round(serving.skewMs * 1000) / 1000,
+      serving_clock_bound_ms: CLOCK_DIVERGENCE_BOUND_MS,
       synchronised: clock.synchronised,
       kernel_state: clock.state,
       estimated_error_us: clock.estimatedErrorMicros,

@@ -105,6 +105,10 @@ export async function startServer(config: Config, options: { reusePort?: boolean
     },
   }));
 
+  // Compare the serving clock with the system clock every second, so that a divergence is
+  // logged and counted even while no probe asks (a probe checks again when it comes).
+  setInterval(() => state.clockCheck.check(), 1000).unref();
+
   let redirect: BunServer | null = null;
   if (config.tls && config.httpRedirectPort !== null) {
     const httpsPort = server.port;

@@ -95,7 +95,7 @@ export class Metrics {
   }
 
   /** `total`: the instance's counts (a supervisor's workers), by default this process's own. */
-  render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number }, total = this.snapshot()): string {
+  render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number; clockDivergences: number }, total = this.snapshot()): string {
     const w = `worker="${escapeLabel(labels.worker)}"`;
     const lines: string[] = [];
     lines.push("# HELP zonetime_requests_total HTTP requests answered by all workers, by route and status.");
@@ -134,6 +134,9 @@ export class Metrics {
     lines.push("# HELP zonetime_workers Worker processes configured.");
     lines.push("# TYPE zonetime_workers gauge");
     lines.push(`zonetime_workers ${labels.workers}`);
+    lines.push("# HELP zonetime_clock_divergences_total Times the answering worker's serving clock left the system clock by more than the bound (it is then not ready).");
+    lines.push("# TYPE zonetime_clock_divergences_total counter");
+    lines.push(`zonetime_clock_divergences_total{${w}} ${labels.clockDivergences}`);
     lines.push("# HELP zonetime_uptime_seconds Seconds since the answering worker started.");
     lines.push("# TYPE zonetime_uptime_seconds gauge");
     lines.push(`zonetime_uptime_seconds{${w}} ${labels.uptimeSeconds}`);
