@@ -88,7 +88,7 @@ function rateLimit(env: Env): RateLimitConfig | null {
   return { burst, windowSeconds, policy: `"default";q=${burst};w=${windowSeconds}` };
 }
 
-export const DEFAULT_TRUST_PROXY_HEADER = "x-forwarded-for";
+const DEFAULT_TRUST_PROXY_HEADER = "x-forwarded-for";
 
 /** The header the trusted proxy writes: one name, as nginx's real_ip_header takes one. */
 function trustProxyHeader(env: Env, proxies: readonly Cidr[]): string {

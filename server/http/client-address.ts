@@ -64,7 +64,7 @@ export function forwardedFor(header: string): string[] {
 }
 
 /** The hops of the configured header, left to right. */
-export function headerHops(headerName: string, value: string): string[] {
+function headerHops(headerName: string, value: string): string[] {
   return headerName === "forwarded" ? forwardedFor(value) : value.split(",");
 }
 
@@ -106,6 +106,5 @@ export function resolveClient(peer: string | null, headers: { get(name: string):
     if (!isTrusted(hop, trust.trusted) || i === 0) return { address, limitKey: address };
     reporter = address;
   }
-  // An empty header value: the proxy wrote nothing it could stand behind.
-  return { address: null, limitKey: `unidentified via ${reporter}` };
+  return { address: null, limitKey: `unidentified via ${reporter}` }; // not reached: a split has one hop at least
 }
