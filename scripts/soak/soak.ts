@@ -21,7 +21,10 @@ const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Respo
 const port = probe.port;
 probe.stop(true);
 
-const service = Bun.spawn([process.execPath, join(import.meta.dir, "..", "start.ts")], {
+// As `bun run start` does: build generated/ if needed, then the one entry point.
+const built = Bun.spawnSync([process.execPath, join(import.meta.dir, "..", "build-if-stale.ts")], { stdout: "inherit", stderr: "inherit" });
+if (built.exitCode !== 0) process.exit(2);
+const service = Bun.spawn([process.execPath, join(import.meta.dir, "..", "..", "server", "process", "main.ts")], {
   env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), WORKERS: process.env.WORKERS ?? "2", RATE_LIMIT: "off", ACCESS_LOG: "off" },
   stdout: "ignore",
   stderr: "inherit",

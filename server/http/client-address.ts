@@ -70,7 +70,7 @@ function headerHops(headerName: string, value: string): string[] {
 
 const isTrusted = (address: IpAddress, trusted: readonly Cidr[]) => trusted.some((c) => cidrContains(c, address));
 
-/** The proxy settings the walk needs (server/config.ts reads them). */
+/** The proxy settings the walk needs (server/process/config.ts reads them). */
 export interface ProxyTrust {
   trusted: readonly Cidr[];
   /** The one header the trusted proxy writes, lower case: x-forwarded-for, forwarded, x-real-ip... */

@@ -3,7 +3,7 @@
 // since one subscriber holds a whole /64. A loopback client (health checks, the
 // operator) is never limited.
 //
-// The buckets live in one fixed table in memory the workers share (ops/shared-memory.ts),
+// The buckets live in one fixed table in memory the workers share (process/shared-memory.ts),
 // as nginx's limit_req keeps its zone in shared memory: a request is decided where it
 // arrives, with no message to another process, and the limit holds for the instance.
 // Alone (WORKERS=1) the same table lives in a private ArrayBuffer.
@@ -18,7 +18,15 @@
 // 262,144 others came, never a false 429.
 
 import { parseIp } from "../ip/address.ts";
-import type { RateLimitConfig } from "../config.ts";
+
+export interface RateLimitConfig {
+  /** Requests allowed in a burst (the bucket size). */
+  burst: number;
+  /** Over how many seconds `burst` requests refill. */
+  windowSeconds: number;
+  /** The RateLimit-Policy header value (draft-ietf-httpapi-ratelimit-headers): `"default";q=120;w=60`. */
+  policy: string;
+}
 
 const GROUP_SLOTS = 8;
 const GROUPS = 1 << 15;

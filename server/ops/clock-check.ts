@@ -4,8 +4,8 @@
 // instant; a clock that stops or strays for any reason must take the instance out of
 // rotation (readiness fails), leave a log line, and count in /metrics.
 
-import type { Clock } from "../clock.ts";
-import { logEvent } from "../log.ts";
+import type { Clock } from "../core/clock.ts";
+import { logEvent } from "../core/log.ts";
 
 /** The largest distance, in milliseconds, between the serving clock and the system clock that still counts as agreeing. */
 export const CLOCK_DIVERGENCE_BOUND_MS = 50;

@@ -75,7 +75,7 @@ export function exchangeWithSupervisor(metrics: Metrics): (() => Promise<Metrics
 export class MetricsLedger {
   private readonly live = new Map<number, MetricsSnapshot>();
   private readonly dead = new Set<number>();
-  private retired = emptySnapshot();
+  private retired = emptySnapshot(0);
 
   /** Records the counts of worker process `pid` (ignored once it has exited). */
   receive(pid: number, snapshot: MetricsSnapshot): void {

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { read } from "bun:ffi";
 import { numberOfDFGCompiles } from "bun:jsc";
-import { fallbackClock, realtimeClock, realtimeClockAddress, realtimeClockSource, type Clock } from "../../server/clock.ts";
+import { fallbackClock, realtimeClock, realtimeClockAddress, realtimeClockSource, type Clock } from "../../server/core/clock.ts";
 
 const BATCHES = 400;
 const READS_PER_BATCH = 50_000; // 20 million reads in all

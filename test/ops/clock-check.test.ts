@@ -3,7 +3,7 @@
 // when the clock agrees with the system clock again.
 
 import { expect, spyOn, test } from "bun:test";
-import { realtimeClock, type Clock, type Instant } from "../../server/clock.ts";
+import { realtimeClock, type Clock, type Instant } from "../../server/core/clock.ts";
 import { CLOCK_DIVERGENCE_BOUND_MS } from "../../server/ops/clock-check.ts";
 import { testHandler } from "../support/test-server.ts";
 

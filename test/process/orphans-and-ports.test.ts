@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { freePort } from "../support/free-port.ts";
 import { ROOT, testDataDir } from "../support/test-server.ts";
 
-const RUN = join(ROOT, "server", "run.ts");
+const RUN = join(ROOT, "server", "process", "main.ts");
 const spawned: Subprocess[] = [];
 const others: number[] = [];
 afterEach(() => {

@@ -3,7 +3,7 @@
 // Prints how many it was allowed.
 
 import { RATE_TABLE_BYTES, RateLimiter } from "../../server/http/rate-limiter.ts";
-import { mapInheritedMemory } from "../../server/ops/shared-memory.ts";
+import { mapInheritedMemory } from "../../server/process/shared-memory.ts";
 
 const [burst, windowSeconds, client, attempts] = process.argv.slice(2);
 const limiter = new RateLimiter({ burst: Number(burst), windowSeconds: Number(windowSeconds), policy: "" }, mapInheritedMemory(RATE_TABLE_BYTES));

@@ -6,11 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "../../scripts/build.ts";
 import { buildSite } from "../../scripts/site/build-site.ts";
-import { createAppState, createFetchHandler } from "../../server/app.ts";
-import { realtimeClock, type Clock } from "../../server/clock.ts";
-import { readConfig } from "../../server/config.ts";
-import { loadData } from "../../server/data.ts";
-import { startServer } from "../../server/main.ts";
+import { createAppState, createFetchHandler } from "../../server/http/handler.ts";
+import { realtimeClock, type Clock } from "../../server/core/clock.ts";
+import { readConfig } from "../../server/process/config.ts";
+import { loadData } from "../../server/process/load-data.ts";
+import { startServer } from "../../server/process/service.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 

@@ -9,7 +9,7 @@
 // memory the engine had reused).
 
 import { dlopen, type Pointer } from "bun:ffi";
-import { allocateNative } from "./core/native-memory.ts";
+import { allocateNative } from "./native-memory.ts";
 
 export interface Instant {
   /** Whole unix seconds (floor). */

@@ -6,19 +6,23 @@
 // (ops/metrics-exchange.ts), so that any worker can answer /metrics for all of them, and
 // their rate limit table is memory shared from here (http/rate-limiter.ts), so that the
 // limit holds for the instance. Before any worker starts, the port is checked free
-// (main.ts, claimPorts): reusePort is shared among this instance's workers only.
+// (service.ts, claimPorts): reusePort is shared among this instance's workers only.
 
 import type { Subprocess } from "bun";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
-import { loadData } from "./data.ts";
-import { RATE_TABLE_BYTES } from "./http/rate-limiter.ts";
-import { logError, logEvent } from "./log.ts";
-import { claimPorts } from "./main.ts";
-import { MetricsCollector, type ExchangeMessage } from "./ops/metrics-exchange.ts";
-import { createSharedMemory } from "./ops/shared-memory.ts";
+import { loadData } from "./load-data.ts";
+import { RATE_TABLE_BYTES } from "../http/rate-limiter.ts";
+import { logError, logEvent } from "../core/log.ts";
+import { MetricsCollector, type ExchangeMessage } from "../ops/metrics-exchange.ts";
+import { createSharedMemory } from "./shared-memory.ts";
+import { claimPorts } from "./service.ts";
 
-const WORKER_ENTRY = join(import.meta.dir, "worker.ts");
+/** Workers run the one entry point; this variable, set only by the supervisor, makes it a worker. */
+const ENTRY = join(import.meta.dir, "main.ts");
+export const WORKER_ID_VARIABLE = "ZONETIME_WORKER_ID";
+/** "1": the worker finds the instance's shared rate table on fd 3. */
+export const SHARED_RATE_TABLE_VARIABLE = "ZONETIME_SHARED_RATE_TABLE";
 const MAX_BACKOFF_MS = 1500;
 /** A worker that lived this long resets its backoff: it was not crash-looping. */
 const STABLE_MS = 10_000;
@@ -45,16 +49,17 @@ export async function supervise(config: Config): Promise<void> {
 
   const spawn = (slot: number) => {
     const startedAt = Date.now();
-    const child = Bun.spawn(["bun", WORKER_ENTRY], {
+    // The same Bun binary as this process, whatever PATH holds (or lacks).
+    const child = Bun.spawn([process.execPath, ENTRY], {
       env: {
         ...process.env,
-        ZONETIME_WORKER_ID: String(slot),
+        [WORKER_ID_VARIABLE]: String(slot),
         // PORT=0 was resolved to one port by claimPorts: every worker must bind that one.
         PORT: String(ports.port),
         ...(ports.redirectPort !== null ? { HTTP_REDIRECT_PORT: String(ports.redirectPort) } : {}),
-        ZONETIME_SHARED_RATE_TABLE: rateTable === null ? "0" : "1",
+        [SHARED_RATE_TABLE_VARIABLE]: rateTable === null ? "0" : "1",
       },
-      // fd 3: the shared rate table (ops/shared-memory.ts, INHERITED_FD).
+      // fd 3: the shared rate table (process/shared-memory.ts, INHERITED_FD).
       stdio: rateTable === null ? ["ignore", "inherit", "inherit"] : ["ignore", "inherit", "inherit", rateTable],
       ipc(message: ExchangeMessage, child) {
         metrics.onMessage(child, message);
