@@ -25,7 +25,7 @@ let pages: string[];
 
 beforeAll(async () => {
   const siteDir = await testSiteDir();
-  service = await startServer(await testConfig({ SITE_DIR: siteDir, TRUST_PROXY: "loopback", RATE_LIMIT: "off" }));
+  service = await startServer(await testConfig({ SITE_DIR: siteDir, TRUST_PROXY: "loopback", RATE_LIMIT: "off" }), { reusePort: false });
   base = `http://127.0.0.1:${service.server.port}`;
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
