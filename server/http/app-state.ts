@@ -45,17 +45,18 @@ export interface AppState {
 
 /** `rateMemory`: the rate table's memory, shared by an instance's workers (private when alone). */
 export function createAppState(tables: Tables, clock: Clock, config: HttpConfig, workerId = "0", rateMemory?: ArrayBuffer): AppState {
+  const metrics = new Metrics(ROUTE_LABELS);
   return {
     data: apiData(tables, config.tls !== null),
     clock,
     config,
     limiter: config.rateLimit ? new RateLimiter(config.rateLimit, rateMemory) : null,
-    metrics: new Metrics(ROUTE_LABELS),
+    metrics,
     draining: false,
     startedAt: Date.now(),
     workerId,
     site: StaticSite.load(config.siteDir),
-    clockCheck: new ClockCheck(clock, undefined, { worker: workerId }),
+    clockCheck: new ClockCheck(clock, () => metrics.clockDivergences++, undefined, { worker: workerId }),
     instanceMetrics: null,
   };
 }

@@ -44,7 +44,6 @@ export function metricsResponse(state: AppState, head: boolean, total: MetricsSn
     ipSource: ip?.source ?? "unknown",
     ipDate: ip?.dataDate ?? "unknown",
     uptimeSeconds: Math.floor((Date.now() - state.startedAt) / 1000),
-    clockDivergences: state.clockCheck.divergences,
   }, total);
   return state.data.responses.metrics(body, head);
 }

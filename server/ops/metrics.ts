@@ -22,6 +22,8 @@ export interface MetricsSnapshot {
   sums: number[];
   rateLimited: number;
   reloads: { ok: number; failed: number };
+  /** Times a worker's serving clock diverged from the system clock (ops/clock-check.ts). */
+  clockDivergences: number;
 }
 
 /** Zero counts for `routes` routes (0: the identity of sumSnapshots, which sizes by its inputs). */
@@ -32,6 +34,7 @@ export function emptySnapshot(routes: number): MetricsSnapshot {
     sums: new Array<number>(routes).fill(0),
     rateLimited: 0,
     reloads: { ok: 0, failed: 0 },
+    clockDivergences: 0,
   };
 }
 
@@ -50,6 +53,7 @@ export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnap
     total.rateLimited += s.rateLimited;
     total.reloads.ok += s.reloads.ok;
     total.reloads.failed += s.reloads.failed;
+    total.clockDivergences += s.clockDivergences;
   }
   total.counts = [...counts];
   return total;
@@ -62,6 +66,7 @@ export class Metrics {
   private readonly sums: number[];
   rateLimited = 0;
   reloads = { ok: 0, failed: 0 };
+  clockDivergences = 0;
 
   /** `routes`: the route labels; observe() takes an index into them. */
   constructor(routes: readonly string[]) {
@@ -90,11 +95,12 @@ export class Metrics {
       sums: [...this.sums],
       rateLimited: this.rateLimited,
       reloads: { ...this.reloads },
+      clockDivergences: this.clockDivergences,
     };
   }
 
   /** `total`: the instance's counts (a supervisor's workers), by default this process's own. */
-  render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number; clockDivergences: number }, total = this.snapshot()): string {
+  render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number }, total = this.snapshot()): string {
     const w = `worker="${escapeLabel(labels.worker)}"`;
     const lines: string[] = [];
     lines.push("# HELP zonetime_requests_total HTTP requests answered by all workers, by route and status.");
@@ -133,9 +139,9 @@ export class Metrics {
     lines.push("# HELP zonetime_workers Worker processes configured.");
     lines.push("# TYPE zonetime_workers gauge");
     lines.push(`zonetime_workers ${labels.workers}`);
-    lines.push("# HELP zonetime_clock_divergences_total Times the answering worker's serving clock left the system clock by more than the bound (it is then not ready).");
+    lines.push("# HELP zonetime_clock_divergences_total Times a worker's serving clock left the system clock by more than the bound (that worker is then not ready).");
     lines.push("# TYPE zonetime_clock_divergences_total counter");
-    lines.push(`zonetime_clock_divergences_total{${w}} ${labels.clockDivergences}`);
+    lines.push(`zonetime_clock_divergences_total ${total.clockDivergences}`);
     lines.push("# HELP zonetime_uptime_seconds Seconds since the answering worker started.");
     lines.push("# TYPE zonetime_uptime_seconds gauge");
     lines.push(`zonetime_uptime_seconds{${w}} ${labels.uptimeSeconds}`);
