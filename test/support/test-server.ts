@@ -46,7 +46,9 @@ export function testSiteDir(): Promise<string> {
 }
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<{ url: string; port: number; stop: () => void }> {
-  const { server } = await startServer(await testConfig(env));
+  // Never reusePort in tests: on a shared machine another process's server bound with it may
+  // be handed the same ephemeral port, and the kernel would split our connections with it.
+  const { server } = await startServer(await testConfig(env), { reusePort: false });
   return { url: `http://127.0.0.1:${server.port}`, port: server.port!, stop: () => server.stop(true) };
 }
 
@@ -54,5 +56,6 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 export async function testHandler(clock: Clock = realtimeClock): Promise<(req: Request) => Response> {
   const state = createAppState(await loadData(await testDataDir()), clock, await testConfig());
   const handler = createFetchHandler(state);
-  return (req) => handler(req, null);
+  // Synchronous here: only a supervisor's worker answers /metrics asynchronously.
+  return (req) => handler(req, null) as Response;
 }
