@@ -8,8 +8,10 @@
 import { describe, expect, test } from "bun:test";
 import { clockChanges, nextClockChange, wallClockChange, type ClockChange } from "../../server/tz/zone-transitions.ts";
 import type { LocalTimeType } from "../../server/formats/zone-model.ts";
-import { REPO_TZDATA, testZoneTable, utc } from "../support/zone-table.ts";
-import { compileWithZic, yearStart, zdumpHistories, type ClockState } from "../support/zic-reference.ts";
+import { testZoneTable, utc } from "../support/zone-table.ts";
+import { yearStart, zdumpHistories, type ClockState } from "../support/zic-reference.ts";
+import { referenceTzdir } from "../support/tzdb-reference.ts";
+import { pinnedZoneTable } from "../support/pinned-tzdb.ts";
 import { zdumpVerbose } from "../support/zdump-verbose.ts";
 import { LONG_RANGE_ZONES } from "../support/long-range-zones.ts";
 
@@ -19,7 +21,7 @@ const line = (at: number, before: ClockState, after: ClockState) => `${iso(at)} 
 
 describe("clock changes vs zic/zdump", async () => {
   const table = await testZoneTable();
-  const tzdir = compileWithZic([REPO_TZDATA]);
+  const tzdir = referenceTzdir();
 
   test("every name, 1800-2100: every change, with the state before and after: 0 differences", async () => {
     const names = [...table.names];
@@ -73,8 +75,8 @@ describe("clock changes vs zic/zdump", async () => {
   }, 120_000);
 });
 
-describe("clock changes: the window and the cap", async () => {
-  const table = await testZoneTable();
+describe("clock changes: the window and the cap (tzdb 2026f, the pinned fixture)", async () => {
+  const table = await pinnedZoneTable();
   const ny = table.resolve("America/New_York")!.zone;
   const march2026 = utc("2026-03-08T07:00:00Z");
 

@@ -7,8 +7,10 @@ import { describe, expect, test } from "bun:test";
 import { civilFromDays, daysFromCivil, SECONDS_PER_DAY } from "../../server/core/calendar.ts";
 import { DISAMBIGUATIONS, instantOfLocal, type Disambiguation, type LocalTimeResolution } from "../../server/tz/local-time.ts";
 import { clockChanges, wallClockChange } from "../../server/tz/zone-transitions.ts";
-import { REPO_TZDATA, testZoneTable, utc } from "../support/zone-table.ts";
-import { compileWithZic, yearStart } from "../support/zic-reference.ts";
+import { testZoneTable, utc } from "../support/zone-table.ts";
+import { yearStart } from "../support/zic-reference.ts";
+import { referenceTzdir } from "../support/tzdb-reference.ts";
+import { pinnedZoneTable } from "../support/pinned-tzdb.ts";
 import { zoneinfoInstants, type LocalQuery, type ZoneinfoAnswer } from "../support/zoneinfo-reference.ts";
 
 const H = 3600;
@@ -46,7 +48,7 @@ function toQuery(name: string, seconds: number): LocalQuery {
 
 describe("local time -> instant vs Python zoneinfo", async () => {
   const table = await testZoneTable();
-  const tzdir = compileWithZic([REPO_TZDATA]);
+  const tzdir = referenceTzdir();
 
   test("12,000 local times (half within two hours of a change), all four modes: 0 differences", async () => {
     const next = random(13);
@@ -135,8 +137,8 @@ const rows: Row[] = [
     why: "no change nearby: every mode agrees, a 45-minute offset" },
 ];
 
-describe("local time pitfalls", async () => {
-  const table = await testZoneTable();
+describe("local time pitfalls (tzdb 2026f, the pinned fixture)", async () => {
+  const table = await pinnedZoneTable();
   for (const row of rows) {
     test(`${row.zone} ${row.local}: ${row.why}`, () => {
       const zone = table.resolve(row.zone)!.zone;
