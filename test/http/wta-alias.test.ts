@@ -3,15 +3,14 @@
 // names, at the captured instant, both paths must give byte-identical bodies, JSON and .txt.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, startTestServer } from "../support/test-server.ts";
+import { sharedData } from "../support/shared-data.ts";
+import { startTestServer } from "../support/test-server.ts";
 
-const CAPTURE = join(ROOT, "..", "shared", "data", "wta-capture-2025-10-01");
-const present = existsSync(CAPTURE);
-if (!present) console.warn(`WorldTimeAPI alias check skipped: ${CAPTURE} is absent`);
+const CAPTURE = sharedData(join("data", "wta-capture-2025-10-01"), "WorldTimeAPI alias check");
 
-describe.skipIf(!present)("/api/{area}/{location} alias", () => {
+describe.skipIf(CAPTURE === null)("/api/{area}/{location} alias", () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
   beforeAll(async () => {
     server = await startTestServer();
@@ -19,12 +18,13 @@ describe.skipIf(!present)("/api/{area}/{location} alias", () => {
   afterAll(() => server?.stop());
 
   test("all 596 captured names: identical bodies via both paths, for the same ?at=", async () => {
-    const files = readdirSync(CAPTURE).filter((f) => f.endsWith(".json") && !f.startsWith("_"));
+    const capture = CAPTURE!;
+    const files = readdirSync(capture).filter((f) => f.endsWith(".json") && !f.startsWith("_"));
     expect(files.length).toBe(596);
     const differences: string[] = [];
     let compared = 0;
     for (const file of files) {
-      const body = JSON.parse(readFileSync(join(CAPTURE, file), "utf8")) as { timezone: string; unixtime: number; utc_datetime: string };
+      const body = JSON.parse(readFileSync(join(capture, file), "utf8")) as { timezone: string; unixtime: number; utc_datetime: string };
       const at = `${body.unixtime}${body.utc_datetime.slice(19, 26)}`;
       for (const suffix of ["", ".txt"]) {
         const [alias, canonical] = await Promise.all([
