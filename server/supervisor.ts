@@ -27,7 +27,8 @@ export async function supervise(config: Config): Promise<void> {
 
   const spawn = (slot: number) => {
     const startedAt = Date.now();
-    const child = Bun.spawn(["bun", WORKER_ENTRY], {
+    // process.execPath: the Bun running us, not whatever `bun` PATH finds (or does not).
+    const child = Bun.spawn([process.execPath, WORKER_ENTRY], {
       env: { ...process.env, ZONETIME_WORKER_ID: String(slot) },
       stdio: ["ignore", "inherit", "inherit"],
       ipc(message: ExchangeMessage, child) {

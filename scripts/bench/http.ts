@@ -123,11 +123,11 @@ export async function benchHttp(dataDir: string): Promise<void> {
     return;
   }
   const root = join(import.meta.dir, "..", "..");
-  const service = await startProcess(["bun", join(root, "server", "run.ts")], { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1" });
+  const service = await startProcess([process.execPath, join(root, "server", "run.ts")], { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1" });
   const sample = await (await fetch(`${service.url}/timezone/Europe/London`)).text();
   const baselineScript = join(import.meta.dir, "baseline-server.ts");
-  const baseline = await startProcess(["bun", baselineScript], { BODY_BYTES: String(sample.length) });
-  const floor = await startProcess(["bun", baselineScript], { BODY_BYTES: String(sample.length), BASELINE: "floor" });
+  const baseline = await startProcess([process.execPath, baselineScript], { BODY_BYTES: String(sample.length) });
+  const floor = await startProcess([process.execPath, baselineScript], { BODY_BYTES: String(sample.length), BASELINE: "floor" });
   try {
     console.log(`http (wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, one service process, loopback${PIN ? ", wrk on CPU 0, servers on CPU 1" : ""}; median of ${ROUNDS} alternating rounds)`);
     console.log(`  ${"endpoint".padEnd(38)} ${"req/s".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"cpu us/req".padStart(8)}  ${"x base".padStart(6)}  errors`);

@@ -9,7 +9,8 @@ import { publishSiteData, SITE_DATA_DIR } from "./publish-site-data.ts";
 export async function buildSite(dataDir: string, outDir = DEFAULT_SITE_DIR): Promise<{ ms: number; outDir: string }> {
   const started = performance.now();
   await publishSiteData(dataDir);
-  const child = Bun.spawn(["bun", "--bun", join(ROOT, "node_modules", ".bin", "astro"), "build", "--silent"], {
+  // process.execPath: the Bun running the build, not whatever `bun` PATH finds (or does not).
+  const child = Bun.spawn([process.execPath, "--bun", join(ROOT, "node_modules", ".bin", "astro"), "build", "--silent"], {
     cwd: join(ROOT, "site"),
     env: {
       ...process.env,
