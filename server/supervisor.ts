@@ -9,7 +9,7 @@ import type { Subprocess } from "bun";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { loadData } from "./data.ts";
-import { logEvent } from "./log.ts";
+import { droppedLogLines, logEvent } from "./log.ts";
 import { MetricsLedger, type ExchangeMessage } from "./ops/metrics-exchange.ts";
 
 const WORKER_ENTRY = join(import.meta.dir, "worker.ts");
@@ -33,7 +33,9 @@ export async function supervise(config: Config): Promise<void> {
       stdio: ["ignore", "inherit", "inherit"],
       ipc(message: ExchangeMessage, child) {
         if (message?.type !== "metrics") return;
-        child.send({ type: "metrics-others", snapshot: ledger.receive(slot, message.snapshot) } satisfies ExchangeMessage);
+        const others = ledger.receive(slot, message.snapshot);
+        others.logLinesDropped += droppedLogLines(); // the supervisor's own
+        child.send({ type: "metrics-others", snapshot: others } satisfies ExchangeMessage);
       },
       onExit(_proc, exitCode, signalCode) {
         workers.delete(slot);

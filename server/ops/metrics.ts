@@ -9,6 +9,8 @@
 // counts. Only zonetime_data_info and zonetime_uptime_seconds describe the answering
 // worker (label `worker`).
 
+import { droppedLogLines } from "../log.ts";
+
 export const ROUTES = ["timezone_list", "timezone", "ip", "health", "metrics", "site", "other"] as const;
 export type RouteLabel = (typeof ROUTES)[number];
 const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1];
@@ -34,6 +36,8 @@ export interface MetricsSnapshot {
   sums: number[];
   rateLimited: number;
   reloads: { ok: number; failed: number };
+  /** Log lines the process could not write (see log.ts). */
+  logLinesDropped: number;
 }
 
 export function emptySnapshot(): MetricsSnapshot {
@@ -43,6 +47,7 @@ export function emptySnapshot(): MetricsSnapshot {
     sums: ROUTES.map(() => 0),
     rateLimited: 0,
     reloads: { ok: 0, failed: 0 },
+    logLinesDropped: 0,
   };
 }
 
@@ -60,6 +65,7 @@ export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnap
     total.rateLimited += s.rateLimited;
     total.reloads.ok += s.reloads.ok;
     total.reloads.failed += s.reloads.failed;
+    total.logLinesDropped += s.logLinesDropped;
   }
   total.counts = [...counts];
   return total;
@@ -93,6 +99,7 @@ export class Metrics {
       sums: [...this.sums],
       rateLimited: this.rateLimited,
       reloads: { ...this.reloads },
+      logLinesDropped: droppedLogLines(),
     };
   }
 
@@ -129,6 +136,9 @@ export class Metrics {
     lines.push("# TYPE zonetime_reloads_total counter");
     lines.push(`zonetime_reloads_total{result="ok"} ${total.reloads.ok}`);
     lines.push(`zonetime_reloads_total{result="failed"} ${total.reloads.failed}`);
+    lines.push("# HELP zonetime_log_lines_dropped_total Log lines not written because the reader of stdout/stderr fell behind or went away.");
+    lines.push("# TYPE zonetime_log_lines_dropped_total counter");
+    lines.push(`zonetime_log_lines_dropped_total ${total.logLinesDropped}`);
     lines.push("# HELP zonetime_data_info The data versions the answering worker serves.");
     lines.push("# TYPE zonetime_data_info gauge");
     lines.push(`zonetime_data_info{${w},tzdb="${labels.tzdb}",ip_source="${escapeLabel(labels.ipSource)}",ip_date="${labels.ipDate}"} 1`);
