@@ -10,6 +10,7 @@ import type { Config } from "./config.ts";
 import { loadData } from "./data.ts";
 import { logError, logEvent } from "./log.ts";
 import { gateListeners } from "./ops/accept-queue.ts";
+import { ReloadQueue } from "./process/reload-queue.ts";
 
 export interface Service {
   server: BunServer;
@@ -17,7 +18,10 @@ export interface Service {
   state: AppState;
   /** Stops accepting, answers what is in flight with `Connection: close`, then resolves. */
   drain(): Promise<void>;
-  /** Loads generated/ again; on any error keeps the tables it has and reports false. */
+  /**
+   * Loads generated/ again; on any error keeps the tables it has and reports false. One
+   * reload at a time: asked for while one runs, it runs once that one is done.
+   */
   reload(): Promise<boolean>;
 }
 
@@ -49,6 +53,18 @@ export async function startServer(config: Config, options: { reusePort?: boolean
   const data = await loadData(config.dataDir, extraHeaders(config));
   const state = createAppState(data, realtimeClock, config, options.workerId ?? "0");
   const fetch = createFetchHandler(state);
+  const reloads = new ReloadQueue(async () => {
+    try {
+      state.data = await loadData(config.dataDir, extraHeaders(config));
+      state.metrics.reloads.ok++;
+      logEvent("reloaded", { worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts });
+      return true;
+    } catch (error) {
+      state.metrics.reloads.failed++;
+      logError("reload_failed", error, { worker: state.workerId, keptTzdb: state.data.zones.tzdbVersion });
+      return false;
+    }
+  });
   const server = listen(config.host, (hostname) => Bun.serve({
     hostname,
     port: config.port,
@@ -127,32 +143,9 @@ export async function startServer(config: Config, options: { reusePort?: boolean
         acceptQueue: acceptQueue ? { listeners: gate!.listeners, waitedMs: Math.round(acceptQueue.waitedMs), emptied: acceptQueue.empty } : "not gated",
       });
     },
-    async reload() {
-      try {
-        state.data = await loadData(config.dataDir, extraHeaders(config));
-        state.metrics.reloads.ok++;
-        logEvent("reloaded", { worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts });
-        return true;
-      } catch (error) {
-        state.metrics.reloads.failed++;
-        logError("reload_failed", error, { worker: state.workerId, keptTzdb: state.data.zones.tzdbVersion });
-        return false;
-      }
+    reload() {
+      if (reloads.busy) logEvent("reload_queued", { worker: state.workerId });
+      return reloads.request();
     },
   };
-}
-
-/** SIGTERM/SIGINT drain then exit; SIGHUP reloads. For a process that serves (worker or alone). */
-export function handleSignals(service: Service): void {
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logEvent("signal", { signal, worker: service.state.workerId });
-    await service.drain();
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGHUP", () => void service.reload());
 }

@@ -3,12 +3,14 @@
 
 import { ConfigError, readConfig, type Config } from "./config.ts";
 import { logError } from "./log.ts";
-import { handleSignals, startServer } from "./main.ts";
+import { startServer } from "./main.ts";
+import { installSignalHandlers } from "./process/signals.ts";
 import { supervise } from "./supervisor.ts";
 
 export async function runService(config: Config): Promise<void> {
   if (config.workers === 1) {
-    handleSignals(await startServer(config));
+    const signals = installSignalHandlers("0"); // before the tables load
+    signals.serving(await startServer(config));
   } else {
     await supervise(config);
   }

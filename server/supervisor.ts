@@ -18,12 +18,35 @@ const MAX_BACKOFF_MS = 1500;
 const STABLE_MS = 10_000;
 
 export async function supervise(config: Config): Promise<void> {
-  // Fail fast, with the loader's own message, instead of crash-looping workers.
-  await loadData(config.dataDir);
   const workers = new Map<number, Subprocess>();
   const restarts = new Map<number, { count: number; startedAt: number }>();
   let stopping = false;
   const ledger = new MetricsLedger();
+  // Signals first: until a SIGHUP handler exists a SIGHUP kills the process, and the data
+  // check below takes a while. A SIGHUP before the workers exist needs no forwarding: they
+  // read the newest files when they start.
+  process.on("SIGHUP", () => {
+    logEvent("signal", { signal: "SIGHUP", forwardedTo: workers.size });
+    for (const child of workers.values()) child.kill("SIGHUP");
+  });
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logEvent("signal", { signal, draining: workers.size });
+    const children = [...workers.values()];
+    for (const child of children) child.kill("SIGTERM");
+    const deadline = Bun.sleep((config.drainSeconds + 2) * 1000);
+    await Promise.race([Promise.all(children.map((c) => c.exited)), deadline]);
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    logEvent("stopped", { supervisor: process.pid });
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+
+  // Fail fast, with the loader's own message, instead of crash-looping workers.
+  await loadData(config.dataDir);
+  if (stopping) return;
 
   const spawn = (slot: number) => {
     const startedAt = Date.now();
@@ -58,23 +81,4 @@ export async function supervise(config: Config): Promise<void> {
 
   for (let slot = 0; slot < config.workers; slot++) spawn(slot);
   logEvent("supervising", { workers: config.workers, pid: process.pid });
-
-  process.on("SIGHUP", () => {
-    logEvent("signal", { signal: "SIGHUP", forwardedTo: workers.size });
-    for (const child of workers.values()) child.kill("SIGHUP");
-  });
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logEvent("signal", { signal, draining: workers.size });
-    const children = [...workers.values()];
-    for (const child of children) child.kill("SIGTERM");
-    const deadline = Bun.sleep((config.drainSeconds + 2) * 1000);
-    await Promise.race([Promise.all(children.map((c) => c.exited)), deadline]);
-    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-    logEvent("stopped", { supervisor: process.pid });
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
 }

@@ -1,12 +1,12 @@
 // `bun run build`, tz part: data/tzdb/tzdata.zi -> generated/zones.bin.
 
 import { join } from "node:path";
-import { encodeZones } from "../../server/tz/zones-format.ts";
+import { encodeZones, ZONES_FILE } from "../../server/tz/zones-format.ts";
 import { sha256Hex, writeAtomically } from "../write-atomically.ts";
 import { compileTzdb, toTableInput } from "./compile.ts";
 
 export const TZDATA_FILE = "tzdata.zi";
-export const ZONES_FILE = "zones.bin";
+export { ZONES_FILE };
 
 export interface ZonesManifest {
   version: string;
