@@ -7,8 +7,9 @@
 import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
-import { readManifest, writeManifest, type Manifest } from "./manifest.ts";
-import { buildZones, ZONES_FILE } from "./tzdb/build-zones.ts";
+import { previousManifest, writeManifest, type Manifest } from "./manifest.ts";
+import { buildZones } from "./tzdb/build-zones.ts";
+import { ZONES_FILE } from "../server/formats/zones-format.ts";
 import { buildIp } from "./ip/build-ip.ts";
 import { dbipSource, maxmindSource } from "./ip/ip-sources.ts";
 import { ZoneTable } from "../server/tz/zone-table.ts";
@@ -28,7 +29,7 @@ export interface BuildOptions {
 export async function build(options: BuildOptions): Promise<Manifest> {
   mkdirSync(options.outDir, { recursive: true });
   const builtAt = new Date().toISOString();
-  const previous = await readManifest(options.outDir);
+  const previous = await previousManifest(options.outDir);
   const tzdb = options.only === "ip" && previous ? previous.tzdb : await buildZones(options.tzdbDir, options.outDir, builtAt);
   let ip = options.only === "tz" && previous?.ip ? previous.ip : null;
   if (ip === null) {

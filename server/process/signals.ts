@@ -5,8 +5,8 @@
 // files may have changed since they were read); SIGTERM or SIGINT while starting exits at
 // once, there being nothing to drain yet.
 
-import { logEvent } from "../log.ts";
-import type { Service } from "../main.ts";
+import { logEvent } from "../core/log.ts";
+import type { Service } from "./service.ts";
 
 export interface SignalHandlers {
   /** Start is over: signals now act on `service` (and a SIGHUP received meanwhile reloads it). */

@@ -6,10 +6,10 @@
 // very bytes that were hashed, so nothing can change between the check and the decode.
 
 import { join } from "node:path";
-import { TableFormatError } from "../errors.ts";
-import { ManifestError, MANIFEST_FILE, readManifest, type Manifest, type TableFileEntry } from "../formats/manifest.ts";
-import { IPV4_FILE, IPV6_FILE } from "../ip/ip-locator.ts";
-import { ZONES_FILE } from "../tz/zones-format.ts";
+import { TableFormatError } from "../core/errors.ts";
+import { ManifestError, MANIFEST_FILE, readManifest, type Manifest } from "../formats/manifest.ts";
+import { IPV4_FILE, IPV6_FILE } from "../formats/ip-format.ts";
+import { ZONES_FILE } from "../formats/zones-format.ts";
 
 export const TABLE_FILES = [ZONES_FILE, IPV4_FILE, IPV6_FILE] as const;
 export type TableFile = (typeof TABLE_FILES)[number];
@@ -26,7 +26,7 @@ export async function readTableSet(dataDir: string): Promise<TableSet> {
   const manifestPath = join(dataDir, MANIFEST_FILE);
   const manifest = await readManifest(dataDir);
   if (manifest === null) throw new ManifestError(manifestPath, "missing: nothing to check the tables against; run `bun run build`");
-  const entries = new Map<string, TableFileEntry>();
+  const entries = new Map<string, Manifest["ip"]["files"][number]>();
   for (const entry of [{ name: manifest.tzdb.file, bytes: manifest.tzdb.bytes, sha256: manifest.tzdb.sha256 }, ...manifest.ip.files]) {
     if (!/^[A-Za-z0-9._-]+$/.test(entry.name) || entry.name.startsWith(".")) throw new ManifestError(manifestPath, `"${entry.name}" is not a file name in the data folder`);
     if (!SHA256_HEX.test(entry.sha256)) throw new ManifestError(manifestPath, `the sha256 of ${entry.name} is not 64 lowercase hex digits`);

@@ -68,7 +68,7 @@ async function droppedLines(url: string): Promise<number> {
 test("a reader that stops reading: 200 MB of log lines leave memory bounded; what does not fit is dropped and counted", async () => {
   const stuck = await reader("sleep 600");
   const script = `
-    const log = await import(${JSON.stringify(join(ROOT, "server", "log.ts"))});
+    const log = await import(${JSON.stringify(join(ROOT, "server", "core", "log.ts"))});
     const big = "y".repeat(10_000);
     for (let i = 0; i < 20_000; i++) {
       log.logEvent("filler", { i, big });

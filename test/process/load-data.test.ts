@@ -7,7 +7,7 @@ import { beforeAll, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadData } from "../../server/data.ts";
+import { loadData } from "../../server/process/load-data.ts";
 import { testDataDir } from "../support/test-server.ts";
 
 let good: string;

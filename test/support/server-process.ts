@@ -1,4 +1,4 @@
-// The service as its own process (`bun server/run.ts`), on a free port, for tests that
+// The service as its own process (`bun server/process/main.ts`), on a free port, for tests that
 // must see it survive what they do to it. Every line it logs (stdout and stderr) is kept
 // in `log`, so a test can wait for an event.
 
@@ -15,7 +15,7 @@ export interface ServerProcess {
   stop: () => Promise<void>;
 }
 
-export const SERVICE_ENTRY = join(ROOT, "server", "run.ts");
+export const SERVICE_ENTRY = join(ROOT, "server", "process", "main.ts");
 
 /** The service's processes are started with this Bun, never one looked up on PATH. */
 export function spawnService(env: Record<string, string>): { child: Subprocess<"ignore", "pipe", "pipe">; log: string[] } {

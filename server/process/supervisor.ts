@@ -8,11 +8,13 @@
 import type { Subprocess } from "bun";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
-import { loadData } from "./data.ts";
-import { droppedLogLines, logEvent } from "./log.ts";
-import { MetricsLedger, type ExchangeMessage } from "./ops/metrics-exchange.ts";
+import { loadData } from "./load-data.ts";
+import { droppedLogLines, logEvent } from "../core/log.ts";
+import { MetricsLedger, type ExchangeMessage } from "../ops/metrics-exchange.ts";
 
-const WORKER_ENTRY = join(import.meta.dir, "worker.ts");
+/** Workers run the one entry point; this variable, set only by the supervisor, makes it a worker. */
+const ENTRY = join(import.meta.dir, "main.ts");
+export const WORKER_ID_VARIABLE = "ZONETIME_WORKER_ID";
 const MAX_BACKOFF_MS = 1500;
 /** A worker that lived this long resets its backoff: it was not crash-looping. */
 const STABLE_MS = 10_000;
@@ -50,9 +52,9 @@ export async function supervise(config: Config): Promise<void> {
 
   const spawn = (slot: number) => {
     const startedAt = Date.now();
-    // process.execPath: the Bun running us, not whatever `bun` PATH finds (or does not).
-    const child = Bun.spawn([process.execPath, WORKER_ENTRY], {
-      env: { ...process.env, ZONETIME_WORKER_ID: String(slot) },
+    // The same Bun binary as this process, whatever PATH holds (or lacks).
+    const child = Bun.spawn([process.execPath, ENTRY], {
+      env: { ...process.env, [WORKER_ID_VARIABLE]: String(slot) },
       stdio: ["ignore", "inherit", "inherit"],
       ipc(message: ExchangeMessage, child) {
         if (message?.type !== "metrics") return;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, type Service } from "../../server/main.ts";
+import { startServer, type Service } from "../../server/process/service.ts";
 import { testConfig } from "../support/test-server.ts";
 import { freePort } from "../support/free-port.ts";
 

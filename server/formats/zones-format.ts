@@ -18,16 +18,16 @@
 //   u16[transitionCount]   type index of each transition
 //   u8[stringBytes]        UTF-8 strings, back to back
 
-import { TableFormatError } from "../errors.ts";
-import { encodeStrings, readStrings, writeStrings } from "../string-table.ts";
-import type { CompiledZone, FooterRule, LocalTimeType } from "./model.ts";
-import type { DayKind, TimeType } from "./rule-firings.ts";
+import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";
+import { HEADER_BYTES, openTable, writeHeader, type TableKind } from "./table-header.ts";
+import type { CompiledZone, DayKind, FooterRule, LocalTimeType, TimeType } from "./zone-model.ts";
 
+/** The file name in generated/. */
 export const ZONES_FILE = "zones.bin";
 export const ZONES_MAGIC = "ZTZONES\0";
 export const ZONES_FORMAT_MAJOR = 1;
 export const ZONES_FORMAT_MINOR = 0;
-const HEADER_BYTES = 64;
+const ZONES_KIND: TableKind = { magic: ZONES_MAGIC, major: ZONES_FORMAT_MAJOR, minor: ZONES_FORMAT_MINOR, what: "zone table" };
 const ZONE_INTS = 6;
 const TYPE_INTS = 4;
 const FOOTER_INTS = 8;
@@ -143,10 +143,7 @@ export function encodeZones(input: ZoneTableInput): Uint8Array {
   const at = layout(counts);
   const buffer = new ArrayBuffer(at.total);
   const bytes = new Uint8Array(buffer);
-  const view = new DataView(buffer);
-  for (let i = 0; i < 8; i++) bytes[i] = ZONES_MAGIC.charCodeAt(i);
-  view.setUint16(8, ZONES_FORMAT_MAJOR, true);
-  view.setUint16(10, ZONES_FORMAT_MINOR, true);
+  const view = writeHeader(buffer, ZONES_KIND);
   const header = [counts.zoneCount, counts.nameCount, counts.transitionCount, counts.typeCount,
     counts.footerRuleCount, counts.stringCount, counts.stringBytes, versionString, builtAtString];
   header.forEach((v, i) => view.setUint32(16 + 4 * i, v, true));
@@ -163,20 +160,8 @@ export function encodeZones(input: ZoneTableInput): Uint8Array {
 
 /** Reads and validates a zones.bin image; every failure names `file`. */
 export function decodeZones(buffer: ArrayBuffer, file: string): ZoneTableData {
-  const fail = (reason: string): never => {
-    throw new TableFormatError(file, reason);
-  };
-  if (buffer.byteLength < HEADER_BYTES) fail(`truncated: ${buffer.byteLength} bytes is shorter than the ${HEADER_BYTES}-byte header`);
-  const bytes = new Uint8Array(buffer);
-  const view = new DataView(buffer);
-  for (let i = 0; i < 8; i++) {
-    if (bytes[i] !== ZONES_MAGIC.charCodeAt(i)) fail("not a zonetime zone table (bad magic bytes)");
-  }
-  const formatMajor = view.getUint16(8, true);
-  const formatMinor = view.getUint16(10, true);
-  if (formatMajor !== ZONES_FORMAT_MAJOR) {
-    fail(`format major version ${formatMajor} is not supported (this build reads ${ZONES_FORMAT_MAJOR}); rebuild with \`bun run build\``);
-  }
+  const { view, minor: formatMinor, fail, checkLength } = openTable(buffer, file, ZONES_KIND);
+  const formatMajor = ZONES_FORMAT_MAJOR;
   const u = (i: number) => view.getUint32(16 + 4 * i, true);
   const counts: Counts = {
     zoneCount: u(0), nameCount: u(1), transitionCount: u(2), typeCount: u(3),
@@ -185,9 +170,7 @@ export function decodeZones(buffer: ArrayBuffer, file: string): ZoneTableData {
   const versionString = u(7);
   const builtAtString = u(8);
   const at = layout(counts);
-  if (at.total !== buffer.byteLength) {
-    fail(`length mismatch: the header declares ${at.total} bytes but the file has ${buffer.byteLength} (truncated or corrupted)`);
-  }
+  checkLength(at.total);
 
   const strings = readStrings(buffer, at.stringOffsets, at.stringBlob, counts.stringCount, counts.stringBytes, fail);
   const data: ZoneTableData = {

@@ -2,12 +2,14 @@
 // tabulates it, in its fixed key order. Two profiles differ only in how a UTC instant is
 // written: the specification's `Z` at the root, WorldTimeAPI's `+00:00` under /api.
 
-import { civilFromDays, dayOfYear, isoWeekNumber, SECONDS_PER_DAY, weekdayOfDays } from "./calendar.ts";
-import type { Instant } from "./clock.ts";
-import { formatDateTime, formatOffset, pad6 } from "./time-format.ts";
-import type { ResolvedName, ZoneTable } from "./tz/zone-table.ts";
+import { civilFromDays, dayOfYear, isoWeekNumber, SECONDS_PER_DAY, weekdayOfDays } from "../core/calendar.ts";
+import type { Instant } from "../core/clock.ts";
+import { formatDateTime, formatOffset, pad6 } from "../core/time-format.ts";
+import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
 
 export type Profile = "spec" | "wta";
+/** How a time object is written: compact JSON, or `key: value` lines (`.txt`). */
+export type Format = "json" | "text";
 
 export interface TimeObject {
   utc_offset: string;

@@ -49,6 +49,11 @@ export function daysInMonth(year: number, month: number): number {
   return month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1]!;
 }
 
+/** The most days `month` (1..12) ever has: February's 29. */
+export function longestMonth(month: number): number {
+  return month === 2 ? 29 : MONTH_DAYS[month - 1]!;
+}
+
 /** 1-based day of the year. */
 export function dayOfYear(date: CivilDate): number {
   return daysFromCivil(date.year, date.month, date.day) - daysFromCivil(date.year, 1, 1) + 1;

@@ -1,16 +1,17 @@
 // One serving process: loads the tables, listens (HTTP or HTTPS, plus the optional
 // plain-HTTP redirect port), drains on SIGTERM, reloads the tables on SIGHUP. Run alone
-// (WORKERS=1) or as a worker of server/supervisor.ts, which binds every worker to the
+// (WORKERS=1) or as a worker of server/process/supervisor.ts, which binds every worker to the
 // same port with reusePort.
 
 import { constants } from "node:crypto";
-import { createAppState, createFetchHandler, internalError, type AppState } from "./app.ts";
-import { realtimeClock, realtimeClockSource } from "./clock.ts";
+import { apiData } from "../http/api-data.ts";
+import { createAppState, createFetchHandler, internalError, type AppState } from "../http/handler.ts";
+import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
 import type { Config } from "./config.ts";
-import { loadData } from "./data.ts";
-import { logError, logEvent } from "./log.ts";
-import { gateListeners } from "./ops/accept-queue.ts";
-import { ReloadQueue } from "./process/reload-queue.ts";
+import { loadData } from "./load-data.ts";
+import { logError, logEvent } from "../core/log.ts";
+import { gateListeners } from "../ops/accept-queue.ts";
+import { ReloadQueue } from "./reload-queue.ts";
 
 export interface Service {
   server: BunServer;
@@ -25,14 +26,8 @@ export interface Service {
   reload(): Promise<boolean>;
 }
 
-/** HTTP Strict Transport Security for a year, on every HTTPS answer. */
-const HSTS = "max-age=31536000; includeSubDomains";
 // TLS 1.2 and 1.3 only.
 const NO_OLD_TLS = constants.SSL_OP_NO_SSLv3 | constants.SSL_OP_NO_TLSv1 | constants.SSL_OP_NO_TLSv1_1;
-
-function extraHeaders(config: Config): Record<string, string> {
-  return config.tls ? { "Strict-Transport-Security": HSTS } : {};
-}
 
 type BunServer = ReturnType<typeof Bun.serve>;
 
@@ -50,12 +45,12 @@ function listen(host: string | null, serve: (hostname: string) => BunServer): Bu
 }
 
 export async function startServer(config: Config, options: { reusePort?: boolean; workerId?: string } = {}): Promise<Service> {
-  const data = await loadData(config.dataDir, extraHeaders(config));
-  const state = createAppState(data, realtimeClock, config, options.workerId ?? "0");
+  const state = createAppState(await loadData(config.dataDir), realtimeClock, config, options.workerId ?? "0");
+  const data = state.data;
   const fetch = createFetchHandler(state);
   const reloads = new ReloadQueue(async () => {
     try {
-      state.data = await loadData(config.dataDir, extraHeaders(config));
+      state.data = apiData(await loadData(config.dataDir), config.tls !== null);
       state.metrics.reloads.ok++;
       logEvent("reloaded", { worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts });
       return true;
@@ -81,6 +76,10 @@ export async function startServer(config: Config, options: { reusePort?: boolean
       return internalError(state);
     },
   }));
+
+  // Compare the serving clock with the system clock every second, so that a divergence is
+  // logged and counted even while no probe asks (a probe checks again when it comes).
+  setInterval(() => state.clockCheck.check(), 1000).unref();
 
   let redirect: BunServer | null = null;
   if (config.tls && config.httpRedirectPort !== null) {

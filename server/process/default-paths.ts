@@ -3,5 +3,5 @@
 
 import { join } from "node:path";
 
-export const DEFAULT_DATA_DIR = join(import.meta.dir, "..", "generated");
-export const DEFAULT_SITE_DIR = join(import.meta.dir, "..", "site", "dist");
+export const DEFAULT_DATA_DIR = join(import.meta.dir, "..", "..", "generated");
+export const DEFAULT_SITE_DIR = join(import.meta.dir, "..", "..", "site", "dist");

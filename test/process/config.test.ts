@@ -5,8 +5,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigError, readConfig } from "../../server/config.ts";
-import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR } from "../../server/default-paths.ts";
+import { ConfigError, readConfig } from "../../server/process/config.ts";
+import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR } from "../../server/process/default-paths.ts";
 
 const refused = (env: Record<string, string>) => {
   try {
@@ -76,7 +76,7 @@ describe("configuration", () => {
     expect(refused({ DRAIN_GRACE_MS: "soon" })).toContain("DRAIN_GRACE_MS must be an integer");
   });
   test("the service refuses to start on a bad variable and names it", async () => {
-    const child = Bun.spawn(["bun", join(import.meta.dir, "..", "..", "server", "run.ts")], {
+    const child = Bun.spawn(["bun", join(import.meta.dir, "..", "..", "server", "process", "main.ts")], {
       env: { ...process.env, PORT: "eighty" }, stdout: "pipe", stderr: "pipe",
     });
     const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);

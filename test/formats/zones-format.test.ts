@@ -6,8 +6,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compileTzdb, toTableInput } from "../../scripts/tzdb/compile.ts";
-import { TableFormatError } from "../../server/errors.ts";
-import { decodeZones, encodeZones } from "../../server/tz/zones-format.ts";
+import { TableFormatError } from "../../server/core/errors.ts";
+import { decodeZones, encodeZones } from "../../server/formats/zones-format.ts";
 import { ZoneTable } from "../../server/tz/zone-table.ts";
 import { REPO_TZDATA } from "../support/zone-table.ts";
 

@@ -5,16 +5,8 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR } from "./default-paths.ts";
-import { parseCidrList, type Cidr } from "./ip/cidr.ts";
-
-export interface RateLimitConfig {
-  /** Requests allowed in a burst (the bucket size). */
-  burst: number;
-  /** Over how many seconds `burst` requests refill. */
-  windowSeconds: number;
-  /** The RateLimit-Policy header value (draft-ietf-httpapi-ratelimit-headers): `"default";q=120;w=60`. */
-  policy: string;
-}
+import type { RateLimitConfig } from "../http/rate-limiter.ts";
+import { parseCidrList, type Cidr } from "../ip/cidr.ts";
 
 export interface Config {
   port: number;

@@ -5,10 +5,9 @@
 // ~350 bytes and a dozen digit writes, instead of formatting dates and encoding a string.
 // Requests for another second (`?at=`, or the clock moving on) rebuild the template.
 
-import type { Instant } from "./clock.ts";
-import { buildTimeObject, timeObjectJson, timeObjectText, type Profile } from "./time-object.ts";
-import type { ResolvedName, ZoneTable } from "./tz/zone-table.ts";
-import type { Format } from "./http/responses.ts";
+import type { Instant } from "../core/clock.ts";
+import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
+import { buildTimeObject, timeObjectJson, timeObjectText, type Format, type Profile } from "./time-object.ts";
 
 // Markers JSON.stringify leaves alone (DEL is not escaped), never found in tz data.
 const MICROS_MARK = "\u007f#\u007f";

@@ -12,14 +12,16 @@
 // A range runs from its first address to the next range's first address; the ranges
 // cover the whole address space, ascending, with no two neighbours alike.
 
-import { TableFormatError } from "../errors.ts";
-import { encodeStrings, readStrings, writeStrings } from "../string-table.ts";
+import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";
+import { HEADER_BYTES, openTable, writeHeader, type TableKind } from "./table-header.ts";
 
+/** The file names in generated/, one per address family. */
+export const IPV4_FILE = "ip4.bin";
+export const IPV6_FILE = "ip6.bin";
 export const IP_FORMAT_MAJOR = 1;
 export const IP_FORMAT_MINOR = 0;
 export const NO_ZONE = 0xffff;
-const HEADER_BYTES = 64;
-const magicOf = (version: 4 | 6) => `ZTIPV${version}\0\0`;
+const kindOf = (version: 4 | 6): TableKind => ({ magic: `ZTIPV${version}\0\0`, major: IP_FORMAT_MAJOR, minor: IP_FORMAT_MINOR, what: `IPv${version} table` });
 
 export interface IpTableInput {
   version: 4 | 6;
@@ -51,11 +53,7 @@ export function encodeIpTable(input: IpTableInput): Uint8Array {
   const at = layout(input.version, count, strings.encoded.length, stringBytes);
   const buffer = new ArrayBuffer(at.total);
   const bytes = new Uint8Array(buffer);
-  const view = new DataView(buffer);
-  const magic = magicOf(input.version);
-  for (let i = 0; i < 8; i++) bytes[i] = magic.charCodeAt(i);
-  view.setUint16(8, IP_FORMAT_MAJOR, true);
-  view.setUint16(10, IP_FORMAT_MINOR, true);
+  const view = writeHeader(buffer, kindOf(input.version));
   [count, input.names.length, strings.encoded.length, stringBytes].forEach((v, i) => view.setUint32(12 + 4 * i, v, true));
   new Uint32Array(buffer, at.highs, count).set(input.highs);
   if (input.version === 6) new Uint32Array(buffer, at.lows, count).set(input.lows!);
@@ -65,24 +63,11 @@ export function encodeIpTable(input: IpTableInput): Uint8Array {
 }
 
 export function decodeIpTable(buffer: ArrayBuffer, file: string, version: 4 | 6): IpTableData {
-  const fail = (reason: string): never => {
-    throw new TableFormatError(file, reason);
-  };
-  if (buffer.byteLength < HEADER_BYTES) fail(`truncated: ${buffer.byteLength} bytes is shorter than the ${HEADER_BYTES}-byte header`);
-  const bytes = new Uint8Array(buffer);
-  const view = new DataView(buffer);
-  const magic = magicOf(version);
-  for (let i = 0; i < 8; i++) {
-    if (bytes[i] !== magic.charCodeAt(i)) fail(`not a zonetime IPv${version} table (bad magic bytes)`);
-  }
-  const major = view.getUint16(8, true);
-  if (major !== IP_FORMAT_MAJOR) fail(`format major version ${major} is not supported (this build reads ${IP_FORMAT_MAJOR}); rebuild with \`bun run build\``);
+  const { view, fail, checkLength } = openTable(buffer, file, kindOf(version));
   const [count, nameCount, stringCount, stringBytes] = [0, 1, 2, 3].map((i) => view.getUint32(12 + 4 * i, true)) as [number, number, number, number];
   if (nameCount + 1 !== stringCount || nameCount >= NO_ZONE) fail("inconsistent string counts");
   const at = layout(version, count, stringCount, stringBytes);
-  if (at.total !== buffer.byteLength) {
-    fail(`length mismatch: the header declares ${at.total} bytes but the file has ${buffer.byteLength} (truncated or corrupted)`);
-  }
+  checkLength(at.total);
   const strings = readStrings(buffer, at.offsets, at.blob, stringCount, stringBytes, fail);
   let metadata: Record<string, unknown> = {};
   try {

@@ -16,14 +16,19 @@ export function pad6(n: number): string {
   return n >= 100000 ? String(n) : String(n).padStart(6, "0");
 }
 
-/** `+hh:mm`, or `+hh:mm:ss` where the offset has seconds (LMT). */
-export function formatOffset(utoff: number): string {
+/**
+ * The one offset formatter. `separator` ":" gives RFC 3339's `+hh:mm` (`+hh:mm:ss` where the
+ * offset has seconds, LMT); "" with `shortest` gives zic's `%z` abbreviation: `+hh`,
+ * `+hhmm` or `+hhmmss`, the shortest form that loses nothing (`+0545`, `-03`).
+ */
+export function formatOffset(utoff: number, separator = ":", shortest = false): string {
   const sign = utoff < 0 ? "-" : "+";
   const a = Math.abs(utoff);
   const h = Math.floor(a / 3600);
   const m = Math.floor((a % 3600) / 60);
   const s = a % 60;
-  return `${sign}${pad2(h)}:${pad2(m)}${s === 0 ? "" : `:${pad2(s)}`}`;
+  if (shortest && m === 0 && s === 0) return `${sign}${pad2(h)}`;
+  return `${sign}${pad2(h)}${separator}${pad2(m)}${s === 0 ? "" : `${separator}${pad2(s)}`}`;
 }
 
 /** `YYYY-MM-DDThh:mm:ss` of whole unix-like seconds (already shifted to local if wanted). */

@@ -1,0 +1,22 @@
+// Loading generated/ into the tables a request is answered from. Everything is read,
+// checked against the manifest's sha256 (table-set.ts) and decoded before anything is
+// returned, so a bad file never replaces good data, and a generation is taken whole: the
+// manifest and every table from the same build, or none of them. Plain data only: http/
+// derives its responses from it (apiData in server/http/api-data.ts).
+
+import { decodeIpTable, IPV4_FILE, IPV6_FILE } from "../formats/ip-format.ts";
+import { ZONES_FILE } from "../formats/zones-format.ts";
+import type { Tables } from "../http/api-data.ts";
+import { IpTables } from "../ip/ip-locator.ts";
+import { ZoneTable } from "../tz/zone-table.ts";
+import { readTableSet } from "./table-set.ts";
+
+export async function loadData(dataDir: string): Promise<Tables> {
+  const { manifest, tables } = await readTableSet(dataDir);
+  const zones = ZoneTable.fromBuffer(tables[ZONES_FILE].buffer, tables[ZONES_FILE].path);
+  const ip = new IpTables(
+    decodeIpTable(tables[IPV4_FILE].buffer, tables[IPV4_FILE].path, 4),
+    decodeIpTable(tables[IPV6_FILE].buffer, tables[IPV6_FILE].path, 6),
+  );
+  return { zones, ip, manifest };
+}
