@@ -95,7 +95,7 @@ function sitePage(path: string, head: boolean, state: AppState): Response {
   if (!page) throw NOT_FOUND();
   const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
   if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
-  return responses.file(page.path, file ? 200 : 404, headers, head);
+  return responses.file(page.body, file ? 200 : 404, headers, head);
 }
 
 function rateLimit(state: AppState, client: string | null, method: string, match: RouteMatch): Response | null {

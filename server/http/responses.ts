@@ -97,9 +97,9 @@ export class Responses {
     return new Response(head ? null : body, { headers: { ...this.base, "Content-Type": PROMETHEUS_TYPE, "Cache-Control": "no-store" } });
   }
 
-  /** A file of the website; `headers` are its type, cache and (for pages) security headers. */
-  file(path: string, status: number, headers: Record<string, string>, head: boolean): Response {
-    return new Response(head ? null : Bun.file(path), { status, headers: { ...this.base, ...headers } });
+  /** A file of the website, from memory; `headers` are its type, cache and (for pages) security headers. */
+  file(body: Uint8Array, status: number, headers: Record<string, string>, head: boolean): Response {
+    return new Response(head ? null : body, { status, headers: { ...this.base, ...headers } });
   }
 }
 

@@ -132,7 +132,7 @@ export class Metrics {
     lines.push("# HELP zonetime_rate_limited_total Requests refused with 429.");
     lines.push("# TYPE zonetime_rate_limited_total counter");
     lines.push(`zonetime_rate_limited_total ${total.rateLimited}`);
-    lines.push("# HELP zonetime_reloads_total Data reloads on SIGHUP, by result, summed over workers.");
+    lines.push("# HELP zonetime_reloads_total Reloads on SIGHUP (the tables and the website), by result, summed over workers.");
     lines.push("# TYPE zonetime_reloads_total counter");
     lines.push(`zonetime_reloads_total{result="ok"} ${total.reloads.ok}`);
     lines.push(`zonetime_reloads_total{result="failed"} ${total.reloads.failed}`);

@@ -4,6 +4,7 @@
 // same port with reusePort.
 
 import { constants } from "node:crypto";
+import { join } from "node:path";
 import { apiData } from "../http/api-data.ts";
 import { createAppState, createFetchHandler, internalError, type AppState } from "../http/handler.ts";
 import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
@@ -12,6 +13,7 @@ import { loadData } from "./load-data.ts";
 import { logError, logEvent } from "../core/log.ts";
 import { gateListeners } from "../ops/accept-queue.ts";
 import { ReloadQueue } from "./reload-queue.ts";
+import { StaticSite } from "../http/static-site.ts";
 
 export interface Service {
   server: BunServer;
@@ -44,21 +46,43 @@ function listen(host: string | null, serve: (hostname: string) => BunServer): Bu
   }
 }
 
+/**
+ * Reads SITE_DIR again into memory. A site that cannot be read, or whose folder is gone
+ * while one was being served (a build between its two renames), leaves the old one serving.
+ */
+function reloadSite(state: AppState, siteDir: string): boolean {
+  try {
+    const site = StaticSite.load(siteDir);
+    if (site === null && state.site !== null) throw new Error(`${join(siteDir, "index.html")} is missing`);
+    state.site = site;
+    return true;
+  } catch (error) {
+    logError("site_reload_failed", error, { worker: state.workerId, keptSite: state.site !== null });
+    return false;
+  }
+}
+
 export async function startServer(config: Config, options: { reusePort?: boolean; workerId?: string } = {}): Promise<Service> {
   const state = createAppState(await loadData(config.dataDir), realtimeClock, config, options.workerId ?? "0");
   const data = state.data;
   const fetch = createFetchHandler(state);
+  // A reload takes the tables as one set and the website beside them; each that fails
+  // leaves what was serving in place.
   const reloads = new ReloadQueue(async () => {
+    let ok = reloadSite(state, config.siteDir);
     try {
       state.data = apiData(await loadData(config.dataDir), config.tls !== null);
-      state.metrics.reloads.ok++;
-      logEvent("reloaded", { worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts });
-      return true;
+      logEvent("reloaded", {
+        worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts,
+        site: state.site ? { files: state.site.size, bytes: state.site.totalBytes } : null,
+      });
     } catch (error) {
-      state.metrics.reloads.failed++;
+      ok = false;
       logError("reload_failed", error, { worker: state.workerId, keptTzdb: state.data.zones.tzdbVersion });
-      return false;
     }
+    if (ok) state.metrics.reloads.ok++;
+    else state.metrics.reloads.failed++;
+    return ok;
   });
   const server = listen(config.host, (hostname) => Bun.serve({
     hostname,
