@@ -27,7 +27,7 @@ beforeAll(async () => {
   expect(made.code).toBe(0);
   service = await startServer(await testConfig({
     TLS_CERT: join(dir, "cert.pem"), TLS_KEY: join(dir, "key.pem"), HTTP_REDIRECT_PORT: String(await freePort()),
-  }));
+  }), { reusePort: false });
 }, 60_000);
 afterAll(() => {
   service?.server.stop(true);
