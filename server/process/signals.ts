@@ -9,18 +9,21 @@ import { logEvent } from "../core/log.ts";
 import type { Service } from "./service.ts";
 
 export interface SignalHandlers {
-  /** Start is over: signals now act on `service` (and a SIGHUP received meanwhile reloads it). */
-  serving(service: Service): void;
+  /**
+   * Start is over: signals now act on `service` (and a SIGHUP received meanwhile reloads
+   * it). Returns its drain-then-exit, for other reasons to stop (a worker's supervisor gone).
+   */
+  serving(service: Service): (reason: string) => Promise<void>;
 }
 
 export function installSignalHandlers(workerId: string): SignalHandlers {
   let service: Service | null = null;
   let reloadAfterStart = false;
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (reason: string) => {
     if (stopping) return;
     stopping = true;
-    logEvent("signal", { signal, worker: workerId, starting: service === null });
+    logEvent("signal", { signal: reason, worker: workerId, starting: service === null });
     if (service !== null) await service.drain();
     process.exit(0);
   };
@@ -38,6 +41,7 @@ export function installSignalHandlers(workerId: string): SignalHandlers {
     serving(started) {
       service = started;
       if (reloadAfterStart) void started.reload();
+      return stop;
     },
   };
 }
