@@ -1,0 +1,46 @@
+// `bun run build`, coordinates part: geo-tz's boundary polygons -> generated/geo.bin.
+
+import { join } from "node:path";
+import { encodeGeoTable } from "../../server/formats/geo-format.ts";
+import { GEO_FILE } from "../../server/geo/geo-locator.ts";
+import { sha256Hex, writeAtomically } from "../write-atomically.ts";
+import { compileGeo, type GeoCompileStats } from "./compile-geo.ts";
+import { GEO_TZ_PACKAGE, geoTzSource } from "./geo-source.ts";
+
+export interface GeoManifest {
+  source: string;
+  version: string;
+  product: "all";
+  boundaryRelease: string;
+  license: string;
+  credit: { text: string; url: string };
+  zones: number;
+  stats: GeoCompileStats;
+  file: { name: string; bytes: number; sha256: string };
+  buildMs: number;
+}
+
+export async function buildGeo(outDir: string, validNames: ReadonlySet<string>, builtAt: string): Promise<GeoManifest> {
+  const started = performance.now();
+  const source = await geoTzSource();
+  const { table, stats } = compileGeo(source, validNames);
+  if (stats.inexactVertices > 0) throw new Error(`geo: ${stats.inexactVertices} vertices are not whole microdegrees; the table would not be exact`);
+  const metadata = { source: GEO_TZ_PACKAGE, version: source.version, product: "all", boundaryRelease: source.boundaryRelease, builtAt };
+  const bytes = encodeGeoTable({ ...table, metadata });
+  writeAtomically(join(outDir, GEO_FILE), bytes);
+  return {
+    source: `timezone-boundary-builder (npm ${GEO_TZ_PACKAGE}, geo-tz/all)`,
+    version: source.version,
+    product: "all",
+    boundaryRelease: source.boundaryRelease,
+    license: "ODbL-1.0",
+    credit: {
+      text: "Timezone boundaries: timezone-boundary-builder by Evan Siroky, from OpenStreetMap data, under the Open Database License (ODbL)",
+      url: "https://github.com/evansiroky/timezone-boundary-builder",
+    },
+    zones: table.names.length,
+    stats,
+    file: { name: GEO_FILE, bytes: bytes.length, sha256: sha256Hex(bytes) },
+    buildMs: Math.round(performance.now() - started),
+  };
+}

@@ -1,0 +1,86 @@
+// Where the coordinates table comes from: the timezone-boundary-builder polygons as the npm
+// package geo-tz ships them, in its comprehensive product `geo-tz/all` (zone names that hold
+// for history too, as ?at= needs). geo-tz stores a quadtree (data/timezones.geojson.index.json):
+// a quad is absent (sea), a list of zones (wholly inside them), or the position of its
+// polygons clipped to the quad in data/timezones.geojson.geo.dat (geobuf). We read both
+// through geo-tz itself: its preloading cache hands us every leaf's decoded polygons.
+
+import { dirname, join } from "node:path";
+import { find, setCache } from "geo-tz/all";
+
+export const GEO_TZ_PACKAGE = "geo-tz";
+/** The version this build was checked against, and the boundary data it ships:
+ *  geo-tz 8.1.9 is evansiroky/node-geo-tz PR #211, "Update to 2026d data" (2026-09-16). */
+export const GEO_TZ_VERSION = "8.1.9";
+export const BOUNDARY_RELEASE = "2026d";
+
+/** A quadtree node as index.json has it: children a (NE), b (NW), c (SW), d (SE). */
+export type QuadChild = undefined | number[] | { pos: number; len: number } | QuadNode;
+export interface QuadNode {
+  a?: QuadChild;
+  b?: QuadChild;
+  c?: QuadChild;
+  d?: QuadChild;
+}
+
+export interface LeafFeature {
+  tzid: string;
+  /** Polygons, each a list of closed rings of [lon, lat] pairs. */
+  polygons: number[][][][];
+}
+
+export interface OceanBand {
+  tzid: string;
+  left: number;
+  right: number;
+}
+
+export interface GeoSource {
+  version: string;
+  boundaryRelease: string;
+  timezones: string[];
+  root: QuadNode;
+  /** Decoded polygons of every leaf with a position, by its quad path ("abdc..."). */
+  leaves: Map<string, LeafFeature[]>;
+  /** The nautical zones east to west, with the bands geo-tz's oceanUtils gives them. */
+  ocean: OceanBand[];
+}
+
+interface DecodedCollection {
+  features: { properties: { tzid: string }; geometry: { type: string; coordinates: unknown } }[];
+}
+
+export async function geoTzSource(): Promise<GeoSource> {
+  const dist = dirname(Bun.resolveSync("geo-tz/all", import.meta.dir));
+  const pkg = (await Bun.file(join(dist, "..", "package.json")).json()) as { version: string };
+  if (pkg.version !== GEO_TZ_VERSION) {
+    throw new Error(`${GEO_TZ_PACKAGE} ${pkg.version} is installed, but scripts/geo/geo-source.ts records the boundary release of ${GEO_TZ_VERSION}; update BOUNDARY_RELEASE with it`);
+  }
+  const index = (await Bun.file(join(dist, "..", "data", "timezones.geojson.index.json")).json()) as { timezones: string[]; lookup: QuadNode };
+  const store = new Map<string, DecodedCollection>();
+  setCache({ preload: true, store });
+  const leaves = new Map<string, LeafFeature[]>();
+  for (const [path, collection] of store) {
+    leaves.set(path, collection.features.map((f) => {
+      const g = f.geometry;
+      if (g.type !== "Polygon" && g.type !== "MultiPolygon") throw new Error(`${GEO_TZ_PACKAGE} quad ${path}: unexpected ${g.type}`);
+      const polygons = g.type === "Polygon" ? [g.coordinates as number[][][]] : (g.coordinates as number[][][][]);
+      return { tzid: f.properties.tzid, polygons };
+    }));
+  }
+  // The tree's memory goes once we have copied what we need.
+  setCache({});
+  return { version: pkg.version, boundaryRelease: BOUNDARY_RELEASE, timezones: index.timezones, root: index.lookup, leaves, ocean: oceanBands() };
+}
+
+/** geo-tz answers the North Pole with every nautical zone in its table's order; each band is
+ *  15 degrees around the zone's offset, cut at the antimeridian (oceanUtils.ts). */
+function oceanBands(): OceanBand[] {
+  return find(90, 0).map((tzid) => {
+    const m = /^Etc\/GMT(?:([+-])(\d+))?$/.exec(tzid);
+    if (!m) throw new Error(`${GEO_TZ_PACKAGE}: unexpected nautical zone ${tzid}`);
+    // Etc/GMT-N is N hours east of Greenwich (POSIX sign).
+    const hours = m[1] === undefined ? 0 : (m[1] === "-" ? 1 : -1) * Number(m[2]);
+    return { tzid, left: Math.max(-180, 15 * hours - 7.5), right: Math.min(180, 15 * hours + 7.5) };
+  });
+}
