@@ -3,6 +3,7 @@
 // start command compares it with the sources to decide whether to rebuild.
 
 import { join } from "node:path";
+import type { GeoManifest } from "./geo/build-geo.ts";
 import type { IpManifest } from "./ip/build-ip.ts";
 import type { ZonesManifest } from "./tzdb/build-zones.ts";
 import { writeAtomically } from "./write-atomically.ts";
@@ -13,6 +14,7 @@ export interface Manifest {
   manifestVersion: 1;
   builtAt: string;
   tzdb: ZonesManifest;
+  geo: GeoManifest;
   ip: IpManifest;
 }
 

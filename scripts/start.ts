@@ -8,6 +8,7 @@ import { readConfig, ConfigError } from "../server/config.ts";
 import { logError, logEvent } from "../server/log.ts";
 import { runService } from "../server/run.ts";
 import { build } from "./build.ts";
+import { GEO_TZ_PACKAGE, GEO_TZ_VERSION } from "./geo/geo-release.ts";
 import { readManifest } from "./manifest.ts";
 import { DEFAULT_TZDB_DIR } from "./paths.ts";
 import { readTzdbSource } from "./tzdb/build-zones.ts";
@@ -18,7 +19,9 @@ async function staleness(dataDir: string, siteDir: string): Promise<string | nul
   const manifest = await readManifest(dataDir);
   if (!manifest) return "no manifest.json";
   if (!manifest.ip) return "no IP tables";
-  for (const file of [manifest.tzdb.file, ...manifest.ip.files.map((f) => f.name)]) {
+  if (!manifest.geo) return "no coordinates table";
+  if (manifest.geo.version !== GEO_TZ_VERSION) return `the coordinates table is from ${GEO_TZ_PACKAGE} ${manifest.geo.version}, not ${GEO_TZ_VERSION}`;
+  for (const file of [manifest.tzdb.file, manifest.geo.file.name, ...manifest.ip.files.map((f) => f.name)]) {
     if (!existsSync(join(dataDir, file))) return `${file} is missing`;
   }
   if (!existsSync(join(siteDir, "index.html"))) return "the website is not built";

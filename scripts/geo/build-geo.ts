@@ -5,7 +5,7 @@ import { encodeGeoTable } from "../../server/formats/geo-format.ts";
 import { GEO_FILE } from "../../server/geo/geo-locator.ts";
 import { sha256Hex, writeAtomically } from "../write-atomically.ts";
 import { compileGeo, type GeoCompileStats } from "./compile-geo.ts";
-import { GEO_TZ_PACKAGE, geoTzSource } from "./geo-source.ts";
+import { GEO_TZ_PACKAGE } from "./geo-release.ts";
 
 export interface GeoManifest {
   source: string;
@@ -22,6 +22,9 @@ export interface GeoManifest {
 
 export async function buildGeo(outDir: string, validNames: ReadonlySet<string>, builtAt: string): Promise<GeoManifest> {
   const started = performance.now();
+  // Loaded here, not at import: `bun run start` imports the build, and the server's process
+  // should not carry geo-tz when it has nothing to build.
+  const { geoTzSource } = await import("./geo-source.ts");
   const source = await geoTzSource();
   const { table, stats } = compileGeo(source, validNames);
   if (stats.inexactVertices > 0) throw new Error(`geo: ${stats.inexactVertices} vertices are not whole microdegrees; the table would not be exact`);

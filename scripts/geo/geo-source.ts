@@ -7,12 +7,8 @@
 
 import { dirname, join } from "node:path";
 import { find, setCache } from "geo-tz/all";
+import { BOUNDARY_RELEASE, GEO_TZ_PACKAGE, GEO_TZ_VERSION } from "./geo-release.ts";
 
-export const GEO_TZ_PACKAGE = "geo-tz";
-/** The version this build was checked against, and the boundary data it ships:
- *  geo-tz 8.1.9 is evansiroky/node-geo-tz PR #211, "Update to 2026d data" (2026-09-16). */
-export const GEO_TZ_VERSION = "8.1.9";
-export const BOUNDARY_RELEASE = "2026d";
 
 /** A quadtree node as index.json has it: children a (NE), b (NW), c (SW), d (SE). */
 export type QuadChild = undefined | number[] | { pos: number; len: number } | QuadNode;
@@ -54,7 +50,7 @@ export async function geoTzSource(): Promise<GeoSource> {
   const dist = dirname(Bun.resolveSync("geo-tz/all", import.meta.dir));
   const pkg = (await Bun.file(join(dist, "..", "package.json")).json()) as { version: string };
   if (pkg.version !== GEO_TZ_VERSION) {
-    throw new Error(`${GEO_TZ_PACKAGE} ${pkg.version} is installed, but scripts/geo/geo-source.ts records the boundary release of ${GEO_TZ_VERSION}; update BOUNDARY_RELEASE with it`);
+    throw new Error(`${GEO_TZ_PACKAGE} ${pkg.version} is installed, but scripts/geo/geo-release.ts records the boundary release of ${GEO_TZ_VERSION}; update both there`);
   }
   const index = (await Bun.file(join(dist, "..", "data", "timezones.geojson.index.json")).json()) as { timezones: string[]; lookup: QuadNode };
   const store = new Map<string, DecodedCollection>();
