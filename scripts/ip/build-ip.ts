@@ -58,6 +58,12 @@ class RangeCollector {
   }
 }
 
+/** The IPv6 subtrees that are IPv4 under another name, skipped when walking a source. */
+export const isIpv4Alias = (high: number, low: number, prefix: number): boolean =>
+  (prefix === 64 && high === 0 && low === 0) || // ::/64: IPv4 itself, and IPv4-mapped
+  (prefix === 32 && high === 0x20010000) || // Teredo
+  (prefix === 16 && high === 0x20020000); // 6to4
+
 export async function buildIp(source: IpSource, outDir: string, validNames: ReadonlySet<string>, builtAt: string): Promise<IpManifest> {
   const started = performance.now();
   const names: string[] = [];
@@ -96,10 +102,7 @@ export async function buildIp(source: IpSource, outDir: string, validNames: Read
   if (source.v6.ipVersion === 6) {
     walkNetworks(source.v6, 0, 128, (high, low, _prefix, pointer) => {
       v6.add(high, low, zoneIndexOf(source.v6, pointer));
-    }, (high, low, prefix) =>
-      (prefix === 64 && high === 0 && low === 0) || // ::/64: IPv4 itself, and IPv4-mapped
-      (prefix === 32 && high === 0x20010000) || // Teredo
-      (prefix === 16 && high === 0x20020000)); // 6to4
+    }, isIpv4Alias);
   } else {
     v6.add(0, 0, NO_ZONE);
   }
