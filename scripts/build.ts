@@ -11,6 +11,8 @@ import { readManifest, writeManifest, type Manifest } from "./manifest.ts";
 import { buildZones, ZONES_FILE } from "./tzdb/build-zones.ts";
 import { buildIp } from "./ip/build-ip.ts";
 import { buildGeo } from "./geo/build-geo.ts";
+import { zoneAtCoordinates } from "./ip/zone-at-coordinates.ts";
+import { GEO_FILE, GeoTable } from "../server/geo/geo-locator.ts";
 import { dbipSource, maxmindSource } from "./ip/ip-sources.ts";
 import { ZoneTable } from "../server/tz/zone-table.ts";
 import { join } from "node:path";
@@ -37,7 +39,8 @@ export async function build(options: BuildOptions): Promise<Manifest> {
   // The IP source is opened first: a bad one fails the build before the long geo step.
   const ipSource = keep("ip") && previous?.ip ? null : options.ipSource ? await maxmindSource(options.ipSource) : await dbipSource();
   const geo = keep("geo") && previous?.geo ? previous.geo : await buildGeo(options.outDir, new Set(zones.names), builtAt);
-  const ip = ipSource === null ? previous!.ip : await buildIp(ipSource, options.outDir, new Set(zones.names), builtAt);
+  const ip = ipSource === null ? previous!.ip : await buildIp(ipSource, zoneAtCoordinates(GeoTable.load(join(options.outDir, GEO_FILE))),
+    options.outDir, new Set(zones.names), builtAt);
   const manifest: Manifest = { manifestVersion: 1, builtAt, tzdb, geo, ip };
   writeManifest(options.outDir, manifest);
   if (options.siteOut) await buildSite(options.outDir, options.siteOut);

@@ -1,4 +1,4 @@
-// `bun run bench`: every benchmark, in order: tz tables, IP tables, HTTP. Builds
+// `bun run bench`: every benchmark, in order: tz tables, coordinates table, IP tables, HTTP. Builds
 // generated/ first when it is missing. Timings are reported as ratios to baselines
 // measured in the same run, never asserted.
 
@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { build } from "../build.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "../paths.ts";
 import { benchHttp } from "./http.ts";
+import { benchGeo } from "./geo-lookup.ts";
 import { benchIp } from "./ip-lookup.ts";
 import { benchTz } from "./tz-lookup.ts";
 
@@ -17,6 +18,8 @@ if (!existsSync(join(dataDir, "manifest.json"))) {
   console.log(`built ${dataDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 await benchTz();
+console.log();
+await benchGeo(dataDir);
 console.log();
 await benchIp(dataDir);
 console.log();

@@ -9,6 +9,7 @@ import { encodeIpTable, NO_ZONE } from "../../server/ip/ip-format.ts";
 import { IPV4_FILE, IPV6_FILE } from "../../server/ip/ip-locator.ts";
 import { sha256Hex, writeAtomically } from "../write-atomically.ts";
 import type { IpSource } from "./ip-sources.ts";
+import type { ZoneAtCoordinates } from "./zone-at-coordinates.ts";
 import { ipv4StartNode, walkNetworks, type MmdbFile } from "./mmdb-tree.ts";
 
 export interface IpManifest {
@@ -64,7 +65,7 @@ export const isIpv4Alias = (high: number, low: number, prefix: number): boolean 
   (prefix === 32 && high === 0x20010000) || // Teredo
   (prefix === 16 && high === 0x20020000); // 6to4
 
-export async function buildIp(source: IpSource, outDir: string, validNames: ReadonlySet<string>, builtAt: string): Promise<IpManifest> {
+export async function buildIp(source: IpSource, atCoordinates: ZoneAtCoordinates, outDir: string, validNames: ReadonlySet<string>, builtAt: string): Promise<IpManifest> {
   const started = performance.now();
   const names: string[] = [];
   const nameIndex = new Map<string, number>();
@@ -77,7 +78,7 @@ export async function buildIp(source: IpSource, outDir: string, validNames: Read
     if (!cache) zoneCache.set(file, (cache = new Map()));
     const cached = cache.get(pointer);
     if (cached !== undefined) return cached;
-    const name = source.zoneOf(file, pointer);
+    const name = source.zoneOf(file, pointer, atCoordinates);
     let index: number = NO_ZONE;
     if (name !== null && validNames.has(name)) {
       index = nameIndex.get(name) ?? -1;

@@ -28,6 +28,8 @@ export class GeoTable {
   private readonly cells: Uint32Array;
   private readonly stream: Int16Array;
   private readonly reference = new Float64Array(2);
+  /** The border cell the last lookup ended in, or -1 (for benchmarks: border cells cost most). */
+  lastCell = -1;
   private readonly maskTables: Uint32Array;
   private readonly oceanBands: Float64Array;
   private readonly oceanAnswers: Uint32Array;
@@ -112,6 +114,7 @@ export class GeoTable {
         midLon = (left + right) / 2;
         continue;
       }
+      this.lastCell = kind === CHILD_ANSWER ? -1 : value;
       const answer = kind === CHILD_ANSWER ? value : this.cellAnswer(value, lat, lon, top, bottom, left, right);
       return answer === SEA ? this.seaAnswer(originalLon) : answer;
     }
