@@ -61,43 +61,50 @@ export function compileGeo(source: GeoSource, validNames: ReadonlySet<string>): 
   const maskTableIndex = new Map<string, number>();
   const stats: GeoCompileStats = { inexactVertices: 0, sharedEdges: 0, referenceRetries: 0, leaves: 0, nodes: 0, cells: 0, streamWords: 0, answers: 0 };
 
+  // geo-tz's own nodes first (a parent is numbered before its children), leaving the slots of
+  // polygon leaves to fill as geo-tz hands each leaf over.
+  const pending = new Map<string, { slot: number; rect: Rect }>();
   const walk = (node: QuadNode, path: string, rect: Rect): number => {
     const index = out.allocNode();
     QUADS.forEach((q, i) => {
       const child = node[q];
       const childRect = quadrant(rect, i);
-      let word: number;
       if (child === undefined) {
-        word = childWord(CHILD_ANSWER, SEA);
+        out.nodes.set(4 * index + i, childWord(CHILD_ANSWER, SEA));
       } else if (Array.isArray(child)) {
         // geo-tz answers these zones in this order (find.ts: curTzData.map).
-        word = childWord(CHILD_ANSWER, answers.of(child.map((z) => source.timezones[z]!)));
+        out.nodes.set(4 * index + i, childWord(CHILD_ANSWER, answers.of(child.map((z) => source.timezones[z]!))));
       } else if ("pos" in child) {
-        const features = source.leaves.get(path + q);
-        if (!features) throw new Error(`geo: ${source.version} has no polygons for quad ${path + q}`);
-        if (features.length > MAX_LEAF_FEATURES) throw new Error(`geo: quad ${path + q} has ${features.length} polygons; the format allows ${MAX_LEAF_FEATURES}`);
-        // The answer for each set of this leaf's features: their zones in feature order, as
-        // geo-tz lists every feature containing the point; none means the sea.
-        const table = Array.from({ length: 1 << features.length }, (_, mask) =>
-          mask === 0 ? SEA : answers.of(features.filter((_, f) => mask & (1 << f)).map((f) => f.tzid)));
-        const key = table.join(",");
-        let start = maskTableIndex.get(key);
-        if (start === undefined) {
-          start = maskTables.length;
-          if (start + table.length > 1 << MASK_TABLE_BITS) throw new Error("geo: too many distinct leaves for the mask table index");
-          maskTables.push(...table);
-          maskTableIndex.set(key, start);
-        }
-        stats.leaves++;
-        word = compileLeaf(out, features, childRect, start, (mask) => table[mask]!, stats);
+        pending.set(path + q, { slot: 4 * index + i, rect: childRect });
       } else {
-        word = childWord(CHILD_NODE, walk(child, path + q, childRect));
+        out.nodes.set(4 * index + i, childWord(CHILD_NODE, walk(child, path + q, childRect)));
       }
-      out.nodes.set(4 * index + i, word);
     });
     return index;
   };
   walk(source.root, "", ROOT);
+
+  source.leaves((path, features) => {
+    const leaf = pending.get(path);
+    if (!leaf) throw new Error(`geo: ${source.version} has polygons for quad ${path}, which its tree does not point to`);
+    pending.delete(path);
+    if (features.length > MAX_LEAF_FEATURES) throw new Error(`geo: quad ${path} has ${features.length} polygons; the format allows ${MAX_LEAF_FEATURES}`);
+    // The answer for each set of this leaf's features: their zones in feature order, as geo-tz
+    // lists every feature containing the point; none means the sea.
+    const table = Array.from({ length: 1 << features.length }, (_, mask) =>
+      mask === 0 ? SEA : answers.of(features.filter((_, f) => mask & (1 << f)).map((f) => f.tzid)));
+    const key = table.join(",");
+    let start = maskTableIndex.get(key);
+    if (start === undefined) {
+      start = maskTables.length;
+      if (start + table.length > 1 << MASK_TABLE_BITS) throw new Error("geo: too many distinct leaves for the mask table index");
+      maskTables.push(...table);
+      maskTableIndex.set(key, start);
+    }
+    stats.leaves++;
+    out.nodes.set(leaf.slot, compileLeaf(out, features, leaf.rect, start, (mask) => table[mask]!, stats));
+  });
+  if (pending.size > 0) throw new Error(`geo: ${source.version} has no polygons for quads ${[...pending.keys()].slice(0, 5).join(", ")}`);
 
   const ocean = source.ocean;
   const oceanAnswers = [

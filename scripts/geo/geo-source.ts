@@ -3,7 +3,8 @@
 // for history too, as ?at= needs). geo-tz stores a quadtree (data/timezones.geojson.index.json):
 // a quad is absent (sea), a list of zones (wholly inside them), or the position of its
 // polygons clipped to the quad in data/timezones.geojson.geo.dat (geobuf). We read both
-// through geo-tz itself: its preloading cache hands us every leaf's decoded polygons.
+// through geo-tz itself: its preloading cache hands us every leaf's decoded polygons, one
+// leaf at a time (holding them all would take over a gigabyte).
 
 import { dirname, join } from "node:path";
 import { find, setCache } from "geo-tz/all";
@@ -36,8 +37,9 @@ export interface GeoSource {
   boundaryRelease: string;
   timezones: string[];
   root: QuadNode;
-  /** Decoded polygons of every leaf with a position, by its quad path ("abdc..."). */
-  leaves: Map<string, LeafFeature[]>;
+  /** Calls `visit` with the decoded polygons of every leaf that has a position, by its quad
+   *  path ("abdc..."); each leaf's polygons may be dropped once `visit` returns. */
+  leaves(visit: (path: string, features: LeafFeature[]) => void): void;
   /** The nautical zones east to west, with the bands geo-tz's oceanUtils gives them. */
   ocean: OceanBand[];
 }
@@ -53,19 +55,20 @@ export async function geoTzSource(): Promise<GeoSource> {
     throw new Error(`${GEO_TZ_PACKAGE} ${pkg.version} is installed, but scripts/geo/geo-release.ts records the boundary release of ${GEO_TZ_VERSION}; update both there`);
   }
   const index = (await Bun.file(join(dist, "..", "data", "timezones.geojson.index.json")).json()) as { timezones: string[]; lookup: QuadNode };
-  const store = new Map<string, DecodedCollection>();
-  setCache({ preload: true, store });
-  const leaves = new Map<string, LeafFeature[]>();
-  for (const [path, collection] of store) {
-    leaves.set(path, collection.features.map((f) => {
-      const g = f.geometry;
-      if (g.type !== "Polygon" && g.type !== "MultiPolygon") throw new Error(`${GEO_TZ_PACKAGE} quad ${path}: unexpected ${g.type}`);
-      const polygons = g.type === "Polygon" ? [g.coordinates as number[][][]] : (g.coordinates as number[][][][]);
-      return { tzid: f.properties.tzid, polygons };
-    }));
-  }
-  // The tree's memory goes once we have copied what we need.
-  setCache({});
+  const leaves = (visit: (path: string, features: LeafFeature[]) => void) => {
+    // geo-tz's preload walks its tree and hands each decoded leaf to the store's `set`.
+    const store = {
+      get: () => undefined,
+      set: (path: string, collection: DecodedCollection) => visit(path, collection.features.map((f) => {
+        const g = f.geometry;
+        if (g.type !== "Polygon" && g.type !== "MultiPolygon") throw new Error(`${GEO_TZ_PACKAGE} quad ${path}: unexpected ${g.type}`);
+        const polygons = g.type === "Polygon" ? [g.coordinates as number[][][]] : (g.coordinates as number[][][][]);
+        return { tzid: f.properties.tzid, polygons };
+      })),
+    };
+    setCache({ preload: true, store });
+    setCache({});
+  };
   return { version: pkg.version, boundaryRelease: BOUNDARY_RELEASE, timezones: index.timezones, root: index.lookup, leaves, ocean: oceanBands() };
 }
 

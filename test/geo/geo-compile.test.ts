@@ -40,7 +40,7 @@ const source: GeoSource = {
   // The polygons in quad "acc" (0..22.5 N, 0..45 E, small enough for exact integer
   // arithmetic); the NW quad wholly inside Asia/Tokyo; everything else sea.
   root: { a: { c: { c: { pos: 0, len: 1 } } }, b: [0] },
-  leaves: new Map([["acc", features]]),
+  leaves: (visit) => visit("acc", features),
   ocean,
 };
 const names = new Set([...features.map((f) => f.tzid), "Asia/Tokyo", ...ocean.map((b) => b.tzid)]);
