@@ -11,7 +11,7 @@ import type { LeafFeature } from "./geo-source.ts";
 import { childWord, quadrant, type Rect, type TableWriter } from "./table-writer.ts";
 
 /** A cell keeps at most this many edges unless it is already tiny: the lookup's cost. */
-const MAX_EDGES = Number(process.env.GEO_MAX_EDGES ?? 48);
+const MAX_EDGES = 48;
 /** Cells narrower than this (microdegrees, ~5 m) are not split further. */
 const MIN_CELL = 48;
 /** An edge belongs to every cell within this margin (µdeg): rounding in the runtime's

@@ -142,13 +142,14 @@ export function encodeGeoTable(input: GeoTableInput): Uint8Array {
 }
 
 /** Reads and validates a geo.bin image (any ArrayBuffer, e.g. a read-only mapping). */
-export function decodeGeoTable(buffer: ArrayBuffer, byteOffset: number, byteLength: number, file: string): GeoTableData {
+export function decodeGeoTable(buffer: ArrayBuffer, file: string): GeoTableData {
+  const byteLength = buffer.byteLength;
   const fail = (reason: string): never => {
     throw new TableFormatError(file, reason);
   };
   if (byteLength < HEADER_BYTES) fail(`truncated: ${byteLength} bytes is shorter than the ${HEADER_BYTES}-byte header`);
-  const bytes = new Uint8Array(buffer, byteOffset, byteLength);
-  const view = new DataView(buffer, byteOffset, byteLength);
+  const bytes = new Uint8Array(buffer);
+  const view = new DataView(buffer);
   for (let i = 0; i < 8; i++) {
     if (bytes[i] !== GEO_MAGIC.charCodeAt(i)) fail("not a zonetime coordinates table (bad magic bytes)");
   }
@@ -158,8 +159,7 @@ export function decodeGeoTable(buffer: ArrayBuffer, byteOffset: number, byteLeng
   if (counts.nameCount + 1 !== counts.stringCount) fail("inconsistent string counts");
   const at = layout(counts);
   if (at.total !== byteLength) fail(`length mismatch: the header declares ${at.total} bytes but the file has ${byteLength} (truncated or corrupted)`);
-  const o = (offset: number) => byteOffset + offset;
-  const strings = readStrings(buffer, o(at.stringOffsets), o(at.blob), counts.stringCount, counts.stringBytes, fail);
+  const strings = readStrings(buffer, at.stringOffsets, at.blob, counts.stringCount, counts.stringBytes, fail);
   let metadata: Record<string, unknown> = {};
   try {
     metadata = JSON.parse(strings[counts.nameCount]!) as Record<string, unknown>;
@@ -167,14 +167,14 @@ export function decodeGeoTable(buffer: ArrayBuffer, byteOffset: number, byteLeng
     fail("source metadata is not JSON");
   }
   const data: GeoTableData = {
-    oceanBands: new Float64Array(buffer, o(at.oceanBands), 2 * counts.oceanCount),
-    nodes: new Uint32Array(buffer, o(at.nodes), 4 * counts.nodeCount),
-    cells: new Uint32Array(buffer, o(at.cells), 2 * counts.cellCount),
-    answerOffsets: new Uint32Array(buffer, o(at.answerOffsets), counts.answerCount + 1),
-    maskTables: new Uint32Array(buffer, o(at.maskTables), counts.maskTableCount),
-    oceanAnswers: new Uint32Array(buffer, o(at.oceanAnswers), 2 * counts.oceanCount + 2),
-    answerZones: new Uint16Array(buffer, o(at.answerZones), counts.answerZoneCount),
-    stream: new Int16Array(buffer, o(at.stream), counts.streamLength),
+    oceanBands: new Float64Array(buffer, at.oceanBands, 2 * counts.oceanCount),
+    nodes: new Uint32Array(buffer, at.nodes, 4 * counts.nodeCount),
+    cells: new Uint32Array(buffer, at.cells, 2 * counts.cellCount),
+    answerOffsets: new Uint32Array(buffer, at.answerOffsets, counts.answerCount + 1),
+    maskTables: new Uint32Array(buffer, at.maskTables, counts.maskTableCount),
+    oceanAnswers: new Uint32Array(buffer, at.oceanAnswers, 2 * counts.oceanCount + 2),
+    answerZones: new Uint16Array(buffer, at.answerZones, counts.answerZoneCount),
+    stream: new Int16Array(buffer, at.stream, counts.streamLength),
     names: strings.slice(0, counts.nameCount),
     metadata,
   };

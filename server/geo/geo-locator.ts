@@ -65,7 +65,9 @@ export class GeoTable {
       const code = (error as { code?: string }).code;
       throw new TableFormatError(path, code === "ENOENT" ? "missing: run `bun run build`" : `cannot be mapped (${code ?? String(error)})`);
     }
-    return new GeoTable(decodeGeoTable(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength, path));
+    // A mapping is its own ArrayBuffer; anything else is copied out whole.
+    const whole = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength;
+    return new GeoTable(decodeGeoTable((whole ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer, path));
   }
 
   /** The answer index (into `answers`) for a point; -1 only for a non-finite or out-of-range

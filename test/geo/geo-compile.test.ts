@@ -46,7 +46,7 @@ const source: GeoSource = {
 const names = new Set([...features.map((f) => f.tzid), "Asia/Tokyo", ...ocean.map((b) => b.tzid)]);
 const { table: input } = compileGeo(source, names);
 const bytes = encodeGeoTable({ ...input, metadata: { source: "test" } });
-const table = new GeoTable(decodeGeoTable(bytes.buffer as ArrayBuffer, 0, bytes.byteLength, "test.bin"));
+const table = new GeoTable(decodeGeoTable(bytes.buffer as ArrayBuffer, "test.bin"));
 
 /** Classic crossing number over every ring of a feature (a different walk than ours). */
 function oracle(lat: number, lon: number): string[] {
