@@ -110,5 +110,5 @@ describe("lookups on made-up polygons", () => {
       if (ours !== expected) wrong.push(`${lat},${lon}: ${ours} vs ${expected}`);
     }
     expect(wrong).toEqual([]);
-  });
+  }, 60_000);
 });
