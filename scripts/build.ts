@@ -7,8 +7,9 @@
 import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
-import { readManifest, writeManifest, type Manifest } from "./manifest.ts";
-import { buildZones, ZONES_FILE } from "./tzdb/build-zones.ts";
+import { previousManifest, writeManifest, type Manifest } from "./manifest.ts";
+import { buildZones } from "./tzdb/build-zones.ts";
+import { ZONES_FILE } from "../server/formats/zones-format.ts";
 import { buildIp } from "./ip/build-ip.ts";
 import { buildGeo } from "./geo/build-geo.ts";
 import { zoneAtCoordinates } from "./ip/zone-at-coordinates.ts";
@@ -31,7 +32,7 @@ export interface BuildOptions {
 export async function build(options: BuildOptions): Promise<Manifest> {
   mkdirSync(options.outDir, { recursive: true });
   const builtAt = new Date().toISOString();
-  const previous = await readManifest(options.outDir);
+  const previous = await previousManifest(options.outDir);
   const keep = (part: "tz" | "geo" | "ip") => options.only !== undefined && options.only !== part;
   const tzdb = keep("tz") && previous ? previous.tzdb : await buildZones(options.tzdbDir, options.outDir, builtAt);
   // The coordinates and IP tables map onto the names our own tz table serves.

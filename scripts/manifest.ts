@@ -1,28 +1,16 @@
-// generated/manifest.json: what the build produced, from which sources, with checksums.
-// The server reports it on /health, the site shows it on the attribution page, and the
-// start command compares it with the sources to decide whether to rebuild.
+// Writes generated/manifest.json; its schema and reader are the contract shared with the
+// server (server/formats/manifest.ts).
 
 import { join } from "node:path";
-import type { GeoManifest } from "./geo/build-geo.ts";
-import type { IpManifest } from "./ip/build-ip.ts";
-import type { ZonesManifest } from "./tzdb/build-zones.ts";
+import { MANIFEST_FILE, readManifest, type Manifest } from "../server/formats/manifest.ts";
 import { writeAtomically } from "./write-atomically.ts";
 
-export const MANIFEST_FILE = "manifest.json";
+export type { Manifest } from "../server/formats/manifest.ts";
 
-export interface Manifest {
-  manifestVersion: 1;
-  builtAt: string;
-  tzdb: ZonesManifest;
-  geo: GeoManifest;
-  ip: IpManifest;
-}
-
-export async function readManifest(dataDir: string): Promise<Manifest | null> {
-  const file = Bun.file(join(dataDir, MANIFEST_FILE));
-  if (!(await file.exists())) return null;
+/** The last build's manifest; null when there is none or it cannot be used (the build then starts afresh). */
+export async function previousManifest(dataDir: string): Promise<Manifest | null> {
   try {
-    return (await file.json()) as Manifest;
+    return await readManifest(dataDir);
   } catch {
     return null;
   }

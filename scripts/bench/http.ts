@@ -123,7 +123,7 @@ export async function benchHttp(dataDir: string): Promise<void> {
     return;
   }
   const root = join(import.meta.dir, "..", "..");
-  const service = await startProcess(["bun", join(root, "server", "run.ts")], { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1" });
+  const service = await startProcess(["bun", join(root, "server", "process", "main.ts")], { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1" });
   const sample = await (await fetch(`${service.url}/timezone/Europe/London`)).text();
   const baselineScript = join(import.meta.dir, "baseline-server.ts");
   const baseline = await startProcess(["bun", baselineScript], { BODY_BYTES: String(sample.length) });

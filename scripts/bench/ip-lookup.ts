@@ -5,7 +5,8 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { parseIp } from "../../server/ip/address.ts";
-import { IPV4_FILE, IPV6_FILE, IpTables } from "../../server/ip/ip-locator.ts";
+import { IPV4_FILE, IPV6_FILE } from "../../server/formats/ip-format.ts";
+import { IpTables } from "../../server/ip/ip-locator.ts";
 import { lookupKey } from "../../server/ip/special-ranges.ts";
 import { nsPerOp } from "./timing.ts";
 

@@ -7,7 +7,7 @@
 import { compileTzdb, toTableInput } from "../tzdb/compile.ts";
 import { readTzdbSource } from "../tzdb/build-zones.ts";
 import { DEFAULT_TZDB_DIR } from "../paths.ts";
-import { encodeZones } from "../../server/tz/zones-format.ts";
+import { encodeZones } from "../../server/formats/zones-format.ts";
 import { ZoneTable } from "../../server/tz/zone-table.ts";
 import { median, nsPerOp } from "./timing.ts";
 

@@ -2,23 +2,11 @@
 
 import { join } from "node:path";
 import { encodeGeoTable } from "../../server/formats/geo-format.ts";
+import type { GeoManifest } from "../../server/formats/manifest.ts";
 import { GEO_FILE } from "../../server/geo/geo-locator.ts";
 import { sha256Hex, writeAtomically } from "../write-atomically.ts";
-import { compileGeo, type GeoCompileStats } from "./compile-geo.ts";
+import { compileGeo } from "./compile-geo.ts";
 import { GEO_TZ_PACKAGE } from "./geo-release.ts";
-
-export interface GeoManifest {
-  source: string;
-  version: string;
-  product: "all";
-  boundaryRelease: string;
-  license: string;
-  credit: { text: string; url: string };
-  zones: number;
-  stats: GeoCompileStats;
-  file: { name: string; bytes: number; sha256: string };
-  buildMs: number;
-}
 
 export async function buildGeo(outDir: string, validNames: ReadonlySet<string>, builtAt: string): Promise<GeoManifest> {
   const started = performance.now();
@@ -42,7 +30,7 @@ export async function buildGeo(outDir: string, validNames: ReadonlySet<string>, 
       url: "https://github.com/evansiroky/timezone-boundary-builder",
     },
     zones: table.names.length,
-    stats,
+    stats: { ...stats },
     file: { name: GEO_FILE, bytes: bytes.length, sha256: sha256Hex(bytes) },
     buildMs: Math.round(performance.now() - started),
   };

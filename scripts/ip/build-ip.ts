@@ -5,27 +5,12 @@
 // 6to4 2002::/16) are not stored: the runtime unwraps those to IPv4 before looking up.
 
 import { join } from "node:path";
-import { encodeIpTable, NO_ZONE } from "../../server/ip/ip-format.ts";
-import { IPV4_FILE, IPV6_FILE } from "../../server/ip/ip-locator.ts";
+import type { IpManifest } from "../../server/formats/manifest.ts";
+import { encodeIpTable, IPV4_FILE, IPV6_FILE, NO_ZONE } from "../../server/formats/ip-format.ts";
 import { sha256Hex, writeAtomically } from "../write-atomically.ts";
 import type { IpSource } from "./ip-sources.ts";
 import type { ZoneAtCoordinates } from "./zone-at-coordinates.ts";
 import { ipv4StartNode, walkNetworks, type MmdbFile } from "./mmdb-tree.ts";
-
-export interface IpManifest {
-  source: string;
-  version: string;
-  dataDate: string;
-  license: string;
-  credit: { text: string; url: string };
-  ranges: { v4: number; v6: number };
-  /** IPv6 /64s inside which the source places networks in different zones (the lowest located one is kept). */
-  splitV6Prefixes: number;
-  /** Names the source produced that our tzdb lacks, with how many ranges each (stored as unknown). */
-  unknownZones: Record<string, number>;
-  files: { name: string; bytes: number; sha256: string }[];
-  buildMs: number;
-}
 
 class RangeCollector {
   highs: number[] = [];

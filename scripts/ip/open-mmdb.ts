@@ -2,7 +2,7 @@
 
 import { Reader } from "mmdb-lib";
 import Decoder from "mmdb-lib/lib/decoder";
-import { ZonetimeError } from "../../server/errors.ts";
+import { ZonetimeError } from "../../server/core/errors.ts";
 import type { MmdbFile } from "./mmdb-tree.ts";
 
 export class IpSourceError extends ZonetimeError {

@@ -5,7 +5,8 @@
 
 import { mkdirSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildTimeObject, timeObjectJson, timeObjectText } from "../../server/time-object.ts";
+import { buildTimeObject, timeObjectJson, timeObjectText } from "../../server/time-object/time-object.ts";
+import { ZONES_FILE } from "../../server/formats/zones-format.ts";
 import { ZoneTable } from "../../server/tz/zone-table.ts";
 import { ROOT } from "../paths.ts";
 import { writeAtomically } from "../write-atomically.ts";
@@ -26,7 +27,7 @@ export async function publishSiteData(dataDir: string): Promise<void> {
   mkdirSync(out, { recursive: true });
   copyFileSync(join(dataDir, "manifest.json"), join(out, "manifest.json"));
   copyFileSync(OPENAPI_SOURCE, join(out, "openapi.json"));
-  const zones = await ZoneTable.load(join(dataDir, "zones.bin"));
+  const zones = await ZoneTable.load(join(dataDir, ZONES_FILE));
   writeAtomically(join(out, "names.json"), JSON.stringify(zones.names));
   const examples = EXAMPLES.map((e) => {
     const object = buildTimeObject(zones, zones.resolve(e.name)!, { seconds: e.at, micros: 821684 }, "203.0.113.7", e.profile);

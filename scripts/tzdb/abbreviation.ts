@@ -1,19 +1,9 @@
 // A Zone line's FORMAT turned into an abbreviation, as zic's doabbr() does it.
 
+import { formatOffset } from "../../server/core/time-format.ts";
+
 /** `%z`: the UT offset as ±hh, ±hhmm or ±hhmmss, the shortest form that loses nothing. */
-export function numericAbbreviation(utoff: number): string {
-  const sign = utoff < 0 ? "-" : "+";
-  let rest = Math.abs(utoff);
-  const seconds = rest % 60;
-  rest = (rest - seconds) / 60;
-  const minutes = rest % 60;
-  const hours = (rest - minutes) / 60;
-  const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
-  let out = sign + two(hours);
-  if (minutes !== 0 || seconds !== 0) out += two(minutes);
-  if (seconds !== 0) out += two(seconds);
-  return out;
-}
+export const numericAbbreviation = (utoff: number): string => formatOffset(utoff, "", true);
 
 /**
  * FORMAT with `%s` replaced by the rule's LETTERS, `%z` by the numeric offset, or for

@@ -1,24 +1,12 @@
 // `bun run build`, tz part: data/tzdb/tzdata.zi -> generated/zones.bin.
 
 import { join } from "node:path";
-import { encodeZones } from "../../server/tz/zones-format.ts";
+import type { ZonesManifest } from "../../server/formats/manifest.ts";
+import { encodeZones, ZONES_FILE } from "../../server/formats/zones-format.ts";
 import { sha256Hex, writeAtomically } from "../write-atomically.ts";
 import { compileTzdb, toTableInput } from "./compile.ts";
 
 export const TZDATA_FILE = "tzdata.zi";
-export const ZONES_FILE = "zones.bin";
-
-export interface ZonesManifest {
-  version: string;
-  sourceSha256: string;
-  zones: number;
-  names: number;
-  horizonYear: number;
-  file: string;
-  sha256: string;
-  bytes: number;
-  buildMs: number;
-}
 
 /** Reads the pinned source; `# version` inside tzdata.zi names the release. */
 export async function readTzdbSource(tzdbDir: string): Promise<{ name: string; text: string }> {

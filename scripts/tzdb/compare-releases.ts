@@ -1,7 +1,7 @@
 // What a tzdb update changes: names added and removed, and the zones whose clocks read
 // differently now or within the next year (the changes that matter with days of notice).
 
-import { encodeZones } from "../../server/tz/zones-format.ts";
+import { encodeZones } from "../../server/formats/zones-format.ts";
 import { ZoneTable } from "../../server/tz/zone-table.ts";
 import { toTableInput, type CompiledTzdb } from "./compile.ts";
 

@@ -1,8 +1,8 @@
 // The tz compiler end to end: zic input text -> parse -> resolve -> transitions -> the
 // input of the zones.bin encoder. Pure: reading and writing files is the caller's job.
 
-import type { ZoneTableInput } from "../../server/tz/zones-format.ts";
-import type { CompiledZone } from "../../server/tz/model.ts";
+import type { ZoneTableInput } from "../../server/formats/zones-format.ts";
+import type { CompiledZone } from "../../server/formats/zone-model.ts";
 import { parseTzSources } from "./parse.ts";
 import { resolveTzSource, type ZoneTableSource } from "./resolve.ts";
 import { compileZone } from "./transitions.ts";

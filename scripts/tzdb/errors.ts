@@ -1,7 +1,7 @@
 // One error type per compiler stage, so a failure says which stage refused the input
 // and where in the source it was.
 
-import { SourceError } from "../../server/errors.ts";
+import { SourceError } from "../../server/core/errors.ts";
 
 /** The text is not valid zic input (zic.8): a bad field, an unknown keyword. */
 export class TzParseError extends SourceError {

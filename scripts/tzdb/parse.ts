@@ -3,6 +3,7 @@
 // and the compact forms of tzdata.zi (`R`, `O`, `lastSu`): every keyword, month and
 // weekday may be written as any unambiguous prefix, as zic.8 specifies.
 
+import { longestMonth } from "../../server/core/calendar.ts";
 import { DayKind, TimeType, type DaySpec } from "../../server/tz/rule-firings.ts";
 import { TzParseError } from "./errors.ts";
 
@@ -179,8 +180,7 @@ function parseDayNumber(text: string, month: number, fail: (reason: string) => n
   if (!/^\d+$/.test(text)) fail(`invalid day of month "${text}"`);
   const day = Number(text);
   // zic allows Feb 29 in any year's rule; the rule simply never fires in a common year.
-  const max = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
-  if (day < 1 || day > max) fail(`invalid day of month "${text}"`);
+  if (day < 1 || day > longestMonth(month)) fail(`invalid day of month "${text}"`);
   return day;
 }
 

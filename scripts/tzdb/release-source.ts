@@ -7,7 +7,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ZonetimeError } from "../../server/errors.ts";
+import { ZonetimeError } from "../../server/core/errors.ts";
 import { sha256Hex } from "../write-atomically.ts";
 import { parseTzSources } from "./parse.ts";
 import { resolveTzSource } from "./resolve.ts";

@@ -10,9 +10,9 @@
 // Transitions are stored up to the end of `horizonYear`; after that the footer's rules
 // (the TO=max rules of the last line) are evaluated at run time.
 
-import type { CompiledZone, Footer, LocalTimeType, Transition } from "../../server/tz/model.ts";
-import { sameType } from "../../server/tz/model.ts";
-import { SECONDS_PER_DAY } from "../../server/calendar.ts";
+import type { CompiledZone, Footer, LocalTimeType, Transition } from "../../server/formats/zone-model.ts";
+import { sameType } from "../../server/formats/zone-model.ts";
+import { SECONDS_PER_DAY } from "../../server/core/calendar.ts";
 import { daySpecToDays, firingsInYear, utcShift } from "../../server/tz/rule-firings.ts";
 import type { RuleLine, Until } from "./parse.ts";
 import type { ResolvedLine, ResolvedZone } from "./resolve.ts";

@@ -25,13 +25,10 @@
 // and east), refined below its leaves; coordinates are integer microdegrees, the data's
 // own precision.
 
-import { TableFormatError } from "../errors.ts";
-import { encodeStrings, readStrings, writeStrings } from "../string-table.ts";
+import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";
+import { HEADER_BYTES, openTable, writeHeader, type TableKind } from "./table-header.ts";
 
-export const GEO_MAGIC = "ZTGEO\0\0\0";
-export const GEO_FORMAT_MAJOR = 1;
-export const GEO_FORMAT_MINOR = 0;
-const HEADER_BYTES = 64;
+export const GEO_TABLE: TableKind = { magic: "ZTGEO\0\0\0", major: 1, minor: 0, what: "coordinates table" };
 
 /** A child word: its top two bits say what the low 30 bits are. */
 export const CHILD_NODE = 0;
@@ -123,11 +120,7 @@ export function encodeGeoTable(input: GeoTableInput): Uint8Array {
   };
   const at = layout(counts);
   const buffer = new ArrayBuffer(at.total);
-  const bytes = new Uint8Array(buffer);
-  const view = new DataView(buffer);
-  for (let i = 0; i < 8; i++) bytes[i] = GEO_MAGIC.charCodeAt(i);
-  view.setUint16(8, GEO_FORMAT_MAJOR, true);
-  view.setUint16(10, GEO_FORMAT_MINOR, true);
+  const view = writeHeader(buffer, GEO_TABLE);
   COUNT_KEYS.forEach((k, i) => view.setUint32(12 + 4 * i, counts[k], true));
   new Float64Array(buffer, at.oceanBands, input.oceanBands.length).set(input.oceanBands);
   new Uint32Array(buffer, at.nodes, input.nodes.length).set(input.nodes);
@@ -138,27 +131,16 @@ export function encodeGeoTable(input: GeoTableInput): Uint8Array {
   writeStrings(buffer, at.stringOffsets, at.blob, strings);
   new Uint16Array(buffer, at.answerZones, input.answerZones.length).set(input.answerZones);
   new Int16Array(buffer, at.stream, input.stream.length).set(input.stream);
-  return bytes;
+  return new Uint8Array(buffer);
 }
 
 /** Reads and validates a geo.bin image (any ArrayBuffer, e.g. a read-only mapping). */
 export function decodeGeoTable(buffer: ArrayBuffer, file: string): GeoTableData {
-  const byteLength = buffer.byteLength;
-  const fail = (reason: string): never => {
-    throw new TableFormatError(file, reason);
-  };
-  if (byteLength < HEADER_BYTES) fail(`truncated: ${byteLength} bytes is shorter than the ${HEADER_BYTES}-byte header`);
-  const bytes = new Uint8Array(buffer);
-  const view = new DataView(buffer);
-  for (let i = 0; i < 8; i++) {
-    if (bytes[i] !== GEO_MAGIC.charCodeAt(i)) fail("not a zonetime coordinates table (bad magic bytes)");
-  }
-  const major = view.getUint16(8, true);
-  if (major !== GEO_FORMAT_MAJOR) fail(`format major version ${major} is not supported (this build reads ${GEO_FORMAT_MAJOR}); rebuild with \`bun run build\``);
+  const { view, fail, checkLength } = openTable(buffer, file, GEO_TABLE);
   const counts = Object.fromEntries(COUNT_KEYS.map((k, i) => [k, view.getUint32(12 + 4 * i, true)])) as unknown as Counts;
   if (counts.nameCount + 1 !== counts.stringCount) fail("inconsistent string counts");
   const at = layout(counts);
-  if (at.total !== byteLength) fail(`length mismatch: the header declares ${at.total} bytes but the file has ${byteLength} (truncated or corrupted)`);
+  checkLength(at.total);
   const strings = readStrings(buffer, at.stringOffsets, at.blob, counts.stringCount, counts.stringBytes, fail);
   let metadata: Record<string, unknown> = {};
   try {

@@ -5,7 +5,7 @@
 // an exact even-odd test against the polygon edges kept in that cell. A lookup reads typed
 // arrays only: no file read, no allocation.
 
-import { TableFormatError } from "../errors.ts";
+import { TableFormatError } from "../core/errors.ts";
 import {
   CHILD_ANSWER, CHILD_NODE, CHILD_VALUE_MASK, DELTA_ESCAPE, MASK_TABLE_BITS, MAX_LEAF_FEATURES, SEA,
   decodeGeoTable, referencePoint, type GeoTableData,

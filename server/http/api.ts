@@ -1,5 +1,4 @@
-// The API's routes. Paths are matched on the raw (still percent-encoded) path, so `%2F`
-// in a name is decoded only where a name is expected and can never add a route segment.
+// The API's route handlers (their rows are in routes.ts):
 //
 //   /timezone                       every name
 //   /timezone/{area}[/{sub}]        the names under a prefix (America, America/Argentina)
@@ -8,141 +7,76 @@
 //   ...with `.txt` for plain text, a trailing slash allowed, `?at=` for another instant,
 //   and all of it again under /api in the WorldTimeAPI profile.
 
-import type { Clock, Instant } from "../clock.ts";
-import { formatIp, parseIp } from "../ip/address.ts";
-import type { IpLocator } from "../ip/ip-locator.ts";
+import type { Instant } from "../core/clock.ts";
+import { formatIp, parseIp, type IpAddress } from "../ip/address.ts";
 import { lookupKey } from "../ip/special-ranges.ts";
-import type { Profile } from "../time-object.ts";
-import type { TimeObjectRenderer } from "../time-object-renderer.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
 import { invalidAt, parseAt } from "./at-param.ts";
-import { HttpError, MALFORMED_IP, MALFORMED_PATH, METHOD_NOT_ALLOWED, NOT_FOUND, UNKNOWN_LOCATION } from "./http-errors.ts";
-import { queryParam, safeDecode, type RequestTarget } from "./request-target.ts";
-import type { Format, Responses } from "./responses.ts";
-
-/** The tables a request is answered from; replaced as a whole when data is reloaded. */
-export interface ApiData {
-  zones: ZoneTable;
-  ip: IpLocator;
-  responses: Responses;
-  renderer: TimeObjectRenderer;
-}
-
-export interface ApiRequest {
-  method: string;
-  /** The raw path and query (see request-target.ts). */
-  target: RequestTarget;
-  /** If-None-Match, read only by the routes that answer lists (reading headers materialises them). */
-  ifNoneMatch: () => string | null;
-  /** The resolved client address (socket peer, or the trusted proxy's client), if known. */
-  clientAddress: string | null;
-}
+import { MALFORMED_IP, MALFORMED_PATH, UNKNOWN_LOCATION } from "./http-errors.ts";
+import { queryParam, safeDecode } from "./request-target.ts";
+import type { RouteRequest } from "./routes.ts";
 
 /** A name longer than this is no name: refuse it before any work. */
 const MAX_NAME_LENGTH = 64;
 
-interface Route {
-  profile: Profile;
-  format: Format;
-  /** Path after the profile prefix and `.txt`, without a trailing slash. */
-  path: string;
+/** `/timezone`: every name. */
+export function timezoneList(request: RouteRequest): Response {
+  return request.data.responses.list(request.data.zones.names, request.format, request.head, request.ifNoneMatch());
 }
 
-const SLASH = 47;
-
-/** True when `path` ends in `.txt`, any case (char codes: no substring or case-folding allocation on the hot path). */
-export function endsWithTxt(path: string): boolean {
-  const n = path.length;
-  return n > 4 && path.charCodeAt(n - 4) === 46 && (path.charCodeAt(n - 3) | 32) === 116 &&
-    (path.charCodeAt(n - 2) | 32) === 120 && (path.charCodeAt(n - 1) | 32) === 116;
+/** `/timezone/{name*}`: a time object, or the names under a prefix. */
+export function timezoneName(request: RouteRequest): Response {
+  const { zones, responses } = request.data;
+  const raw = request.params[0]!;
+  if (raw.length > MAX_NAME_LENGTH * 3) throw UNKNOWN_LOCATION();
+  const name = safeDecode(raw);
+  if (name === null) throw MALFORMED_PATH();
+  if (name.length > MAX_NAME_LENGTH) throw UNKNOWN_LOCATION();
+  const resolved = zones.resolve(name);
+  if (resolved) {
+    const body = request.data.renderer.render(resolved, instantOf(request), request.clientAddress, request.profile, request.format);
+    return responses.timeObject(body, request.format, request.head);
+  }
+  const under = namesUnder(zones, name);
+  if (under.length > 0) return responses.list(under, request.format, request.head, request.ifNoneMatch());
+  throw UNKNOWN_LOCATION();
 }
 
-function parseRoute(rawPath: string): Route {
-  let path = rawPath;
-  let profile: Profile = "spec";
-  if (path.startsWith("/api") && (path.length === 4 || path.charCodeAt(4) === SLASH)) {
-    profile = "wta";
-    path = path.length === 4 ? "/" : path.slice(4);
-  }
-  let format: Format = "json";
-  if (endsWithTxt(path)) {
-    format = "text";
-    path = path.slice(0, -4);
-  }
-  if (path.length > 1 && path.charCodeAt(path.length - 1) === SLASH) path = path.slice(0, -1);
-  return { profile, format, path };
+/** `/ip`: a time object for the caller's address. */
+export function callerIp(request: RouteRequest): Response {
+  if (request.clientAddress === null) throw UNKNOWN_LOCATION();
+  return ipTimeObject(request, request.clientAddress, request.clientAddress);
 }
 
-/** Answers an API path, or returns null when the path is not the API's (the site's, then). */
-export function handleApi(request: ApiRequest, data: ApiData, clock: Clock): Response | null {
-  const target = request.target;
-  const route = parseRoute(target.path);
-  const isApiPath = route.path === "/timezone" || route.path.startsWith("/timezone/") ||
-    route.path === "/ip" || route.path.startsWith("/ip/") || route.profile === "wta";
-  if (!isApiPath) return null;
-
-  const method = request.method;
-  const head = method === "HEAD";
-  if (method === "OPTIONS") return data.responses.preflight();
-  if (method !== "GET" && !head) return data.responses.methodNotAllowed(route.format, METHOD_NOT_ALLOWED());
-
-  try {
-    return answer(route, target.query, request, data, clock, head);
-  } catch (error) {
-    if (error instanceof HttpError) return data.responses.error(error, route.format, head);
-    throw error;
-  }
+/** `/ip/{address*}`: a time object for any address. */
+export function ipAddress(request: RouteRequest): Response {
+  const text = safeDecode(request.params[0]!);
+  if (text === null) throw MALFORMED_IP();
+  return ipTimeObject(request, text, null);
 }
 
-function answer(route: Route, query: string, request: ApiRequest, data: ApiData, clock: Clock, head: boolean): Response {
-  const { zones, responses } = data;
-  const path = route.path;
-
-  if (path === "/timezone") return responses.list(zones.names, route.format, head, request.ifNoneMatch());
-
-  if (path.startsWith("/timezone/")) {
-    const raw = path.slice("/timezone/".length);
-    if (raw.length > MAX_NAME_LENGTH * 3) throw UNKNOWN_LOCATION();
-    const name = safeDecode(raw);
-    if (name === null) throw MALFORMED_PATH();
-    if (name.length > MAX_NAME_LENGTH) throw UNKNOWN_LOCATION();
-    const resolved = zones.resolve(name);
-    if (resolved) {
-      const instant = instantOf(query, clock);
-      return responses.timeObject(data.renderer.render(resolved, instant, request.clientAddress, route.profile, route.format), route.format, head);
-    }
-    const under = namesUnder(zones, name);
-    if (under.length > 0) return responses.list(under, route.format, head, request.ifNoneMatch());
-    throw UNKNOWN_LOCATION();
-  }
-
-  if (path === "/ip" || path.startsWith("/ip/")) {
-    let addressText: string | null;
-    if (path === "/ip") {
-      addressText = request.clientAddress;
-      if (addressText === null) throw UNKNOWN_LOCATION();
-    } else {
-      addressText = safeDecode(path.slice("/ip/".length));
-      if (addressText === null) throw MALFORMED_IP();
-    }
-    const address = parseIp(addressText);
-    if (!address) throw MALFORMED_IP();
-    const key = lookupKey(address);
-    if (key.version === 0) throw UNKNOWN_LOCATION();
-    const zoneName = data.ip.zoneFor(key);
-    const resolved = zoneName === null ? undefined : zones.resolve(zoneName);
-    if (!resolved) throw UNKNOWN_LOCATION();
-    const instant = instantOf(query, clock);
-    const shown = path === "/ip" ? request.clientAddress : formatIp(address);
-    return responses.timeObject(data.renderer.render(resolved, instant, shown, route.profile, route.format), route.format, head);
-  }
-
-  throw NOT_FOUND();
+/** `shown` is the client_ip to answer with; null: the address asked about, normalised. */
+function ipTimeObject(request: RouteRequest, text: string, shown: string | null): Response {
+  const address = parseIp(text);
+  if (!address) throw MALFORMED_IP();
+  const resolved = zoneOfAddress(request, address);
+  const body = request.data.renderer.render(resolved, instantOf(request), shown ?? formatIp(address), request.profile, request.format);
+  return request.data.responses.timeObject(body, request.format, request.head);
 }
 
-function instantOf(query: string, clock: Clock): Instant {
-  const at = queryParam(query, "at");
-  if (at === undefined) return clock();
+function zoneOfAddress(request: RouteRequest, address: IpAddress) {
+  const key = lookupKey(address);
+  if (key.version === 0) throw UNKNOWN_LOCATION();
+  const zoneName = request.data.ip.zoneFor(key);
+  const resolved = zoneName === null ? undefined : request.data.zones.resolve(zoneName);
+  if (!resolved) throw UNKNOWN_LOCATION();
+  return resolved;
+}
+
+/** `?at=`, or now. */
+function instantOf(request: RouteRequest): Instant {
+  const at = queryParam(request.query, "at");
+  if (at === undefined) return request.clock();
   if (at === null) throw invalidAt(); // a broken percent-escape
   return parseAt(at);
 }

@@ -3,8 +3,8 @@
 // (`2026-11-21T10:00:00Z`, `2026-11-21T10:00:00.5+01:00`; fractions beyond microseconds
 // are cut). Years 0001-9999 only, so every answer formats as RFC 3339.
 
-import { daysFromCivil, daysInMonth, SECONDS_PER_DAY } from "../calendar.ts";
-import type { Instant } from "../clock.ts";
+import { daysFromCivil, daysInMonth, SECONDS_PER_DAY } from "../core/calendar.ts";
+import type { Instant } from "../core/clock.ts";
 import { badRequest } from "./http-errors.ts";
 
 const MIN_SECONDS = daysFromCivil(1, 1, 1) * SECONDS_PER_DAY + 86400; // a day of margin for any offset

@@ -2,7 +2,7 @@
 // The messages are WorldTimeAPI's where it had one ("malformed ip", "unknown location"),
 // so clients that match on them keep working.
 
-import { ZonetimeError } from "../errors.ts";
+import { ZonetimeError } from "../core/errors.ts";
 
 export class HttpError extends ZonetimeError {}
 

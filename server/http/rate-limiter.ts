@@ -8,9 +8,17 @@
 // costs some leniency toward clients idle for a whole generation, never a false 429.
 
 import { parseIp } from "../ip/address.ts";
-import type { RateLimitConfig } from "../config.ts";
 
 export const GENERATION_SIZE = 100_000;
+
+export interface RateLimitConfig {
+  /** Requests allowed in a burst (the bucket size). */
+  burst: number;
+  /** Over how many seconds `burst` requests refill. */
+  windowSeconds: number;
+  /** The RateLimit-Policy header value (draft-ietf-httpapi-ratelimit-headers): `"default";q=120;w=60`. */
+  policy: string;
+}
 
 interface Bucket {
   tokens: number;

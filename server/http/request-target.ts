@@ -11,23 +11,22 @@ export interface RequestTarget {
 
 export function requestTarget(url: string): RequestTarget {
   let start = 0;
-  if (url.startsWith("http://")) {
-    // The common case: Bun's absolute URL built from a sane Host header.
-    const slash = url.indexOf("/", 7);
-    const question = url.indexOf("?", 7);
-    start = slash >= 0 && (question < 0 || slash < question) ? slash : question >= 0 ? question : url.length;
-  } else if (url.charCodeAt(0) !== 47 /* / */) {
-    const scheme = url.indexOf("://");
-    if (scheme >= 0) {
-      const slash = url.indexOf("/", scheme + 3);
-      const question = url.indexOf("?", scheme + 3);
-      start = slash >= 0 && (question < 0 || slash < question) ? slash : question >= 0 ? question : url.length;
-    }
+  if (url.charCodeAt(0) !== 47 /* / */) {
+    // The common case first: Bun's absolute URL built from a sane Host header.
+    const scheme = url.startsWith("http://") ? 4 : url.indexOf("://");
+    if (scheme >= 0) start = afterAuthority(url, scheme + 3);
   }
   const rest = url.slice(start);
   const q = rest.indexOf("?");
   const path = q >= 0 ? rest.slice(0, q) : rest;
   return { path: path.startsWith("/") ? path : `/${path}`, query: q >= 0 ? rest.slice(q + 1) : "" };
+}
+
+/** Where the path (or, without one, the query) starts after the authority that begins at `from`. */
+function afterAuthority(url: string, from: number): number {
+  const slash = url.indexOf("/", from);
+  const question = url.indexOf("?", from);
+  return slash >= 0 && (question < 0 || slash < question) ? slash : question >= 0 ? question : url.length;
 }
 
 /** decodeURIComponent that answers null instead of throwing on a bad escape. */

@@ -1,13 +1,14 @@
-// Every response the API sends is made here, so the headers every answer must carry
-// (CORS, nosniff, the tzdb version) cannot be forgotten on one path. Header sets are
-// built once per data version, not per request.
+// Every response the service sends is made here (the API's, /health, /metrics, the
+// website's files), so the headers every answer must carry (CORS, nosniff, the tzdb
+// version, HSTS) cannot be forgotten on one path. Header sets are built once per data
+// version, not per request.
 
-import { ZonetimeError } from "../errors.ts";
-
-export type Format = "json" | "text";
+import { ZonetimeError } from "../core/errors.ts";
+import type { Format } from "../time-object/time-object.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const TEXT_TYPE = "text/plain; charset=utf-8";
+const PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 const PREFLIGHT_MAX_AGE = "86400";
 export const TZDB_VERSION_HEADER = "X-Tzdb-Version";
@@ -83,9 +84,22 @@ export class Responses {
     });
   }
 
-  /** Any other response (a static file, /health) with the common headers added. */
-  withBase(headers: Record<string, string>): Record<string, string> {
-    return { ...this.base, ...headers };
+  /** A JSON document of the service's own (/health, /openapi.json, the API index). */
+  json(status: number, body: unknown, cacheControl: string, head: boolean): Response {
+    return new Response(head ? null : JSON.stringify(body), {
+      status,
+      headers: { ...this.base, "Content-Type": JSON_TYPE, "Cache-Control": cacheControl },
+    });
+  }
+
+  /** /metrics: Prometheus text, never cached. */
+  metrics(body: string, head: boolean): Response {
+    return new Response(head ? null : body, { headers: { ...this.base, "Content-Type": PROMETHEUS_TYPE, "Cache-Control": "no-store" } });
+  }
+
+  /** A file of the website; `headers` are its type, cache and (for pages) security headers. */
+  file(path: string, status: number, headers: Record<string, string>, head: boolean): Response {
+    return new Response(head ? null : Bun.file(path), { status, headers: { ...this.base, ...headers } });
   }
 }
 

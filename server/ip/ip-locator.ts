@@ -1,16 +1,13 @@
 // Address -> timezone name by binary search over the IP range tables.
 
-import { TableFormatError } from "../errors.ts";
-import { decodeIpTable, NO_ZONE, type IpTableData } from "./ip-format.ts";
+import { TableFormatError } from "../core/errors.ts";
+import { decodeIpTable, IPV4_FILE, IPV6_FILE, NO_ZONE, type IpTableData } from "../formats/ip-format.ts";
 import type { LookupKey } from "./special-ranges.ts";
 
 export interface IpLocator {
   /** The timezone name for a public address, or null where the source has no location. */
   zoneFor(key: Exclude<LookupKey, { version: 0 }>): string | null;
 }
-
-export const IPV4_FILE = "ip4.bin";
-export const IPV6_FILE = "ip6.bin";
 
 export class IpTables implements IpLocator {
   readonly v4: IpTableData;

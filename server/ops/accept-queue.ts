@@ -18,8 +18,9 @@
 // connection never receives a pure SYN. Where this is unavailable (not Linux, no FFI),
 // `gateListeners` returns null and the caller just closes.
 
-import { dlopen, ptr } from "bun:ffi";
+import { dlopen } from "bun:ffi";
 import { readdirSync, readlinkSync } from "node:fs";
+import { allocateNative } from "../core/native-memory.ts";
 
 const SOL_SOCKET = 1;
 const SO_ATTACH_FILTER = 26;
@@ -48,10 +49,13 @@ const DROP_NEW_SYNS: [code: number, jt: number, jf: number, k: number][] = [
   [BPF_RET_K, 0, 0, 0xffffffff], // keep the whole packet
 ];
 
+// Buffers are passed as typed arrays, so bun:ffi takes their address at each call and no
+// pointer to JavaScript memory outlives the call it was taken for. The one structure that
+// holds a pointer (sock_fprog -> the filter program) lives in native memory instead.
 interface SocketCalls {
-  setsockopt(fd: number, level: number, name: number, value: number, length: number): number;
-  getsockopt(fd: number, level: number, name: number, value: number, length: number): number;
-  getsockname(fd: number, address: number, length: number): number;
+  setsockopt(fd: number, level: number, name: number, value: Uint8Array, length: number): number;
+  getsockopt(fd: number, level: number, name: number, value: Uint8Array, length: Uint32Array): number;
+  getsockname(fd: number, address: Uint8Array, length: Uint32Array): number;
 }
 
 let calls: SocketCalls | null | undefined;
@@ -59,16 +63,17 @@ let calls: SocketCalls | null | undefined;
 function socketCalls(): SocketCalls | null {
   if (calls !== undefined) return calls;
   try {
-    if (process.platform !== "linux") return (calls = null);
+    // The structures below (tcp_info, sockaddr, sock_fprog) are laid out for 64-bit Linux.
+    if (process.platform !== "linux" || (process.arch !== "x64" && process.arch !== "arm64")) return (calls = null);
     const libc = dlopen("libc.so.6", {
       setsockopt: { args: ["i32", "i32", "i32", "ptr", "u32"], returns: "i32" },
       getsockopt: { args: ["i32", "i32", "i32", "ptr", "ptr"], returns: "i32" },
       getsockname: { args: ["i32", "ptr", "ptr"], returns: "i32" },
     });
     calls = {
-      setsockopt: (fd, level, name, value, length) => libc.symbols.setsockopt(fd, level, name, value as never, length),
-      getsockopt: (fd, level, name, value, length) => libc.symbols.getsockopt(fd, level, name, value as never, length as never),
-      getsockname: (fd, address, length) => libc.symbols.getsockname(fd, address as never, length as never),
+      setsockopt: (fd, level, name, value, length) => libc.symbols.setsockopt(fd, level, name, value, length),
+      getsockopt: (fd, level, name, value, length) => libc.symbols.getsockopt(fd, level, name, value, length),
+      getsockname: (fd, address, length) => libc.symbols.getsockname(fd, address, length),
     };
   } catch {
     calls = null;
@@ -80,7 +85,7 @@ function socketCalls(): SocketCalls | null {
 function listenerBacklog(sys: SocketCalls, fd: number): number | null {
   const info = new Uint8Array(TCP_INFO_BYTES);
   const length = new Uint32Array([TCP_INFO_BYTES]);
-  if (sys.getsockopt(fd, IPPROTO_TCP, TCP_INFO, ptr(info), ptr(length)) !== 0) return null;
+  if (sys.getsockopt(fd, IPPROTO_TCP, TCP_INFO, info, length) !== 0) return null;
   if (info[0] !== TCP_LISTEN) return null;
   return new DataView(info.buffer).getUint32(UNACKED_OFFSET, true);
 }
@@ -89,7 +94,7 @@ function listenerBacklog(sys: SocketCalls, fd: number): number | null {
 function localPort(sys: SocketCalls, fd: number): number | null {
   const address = new Uint8Array(128); // sockaddr_storage
   const length = new Uint32Array([address.length]);
-  if (sys.getsockname(fd, ptr(address), ptr(length)) !== 0) return null;
+  if (sys.getsockname(fd, address, length) !== 0) return null;
   return (address[2]! << 8) | address[3]!;
 }
 
@@ -111,20 +116,33 @@ function listeningSockets(sys: SocketCalls, ports: readonly number[]): number[] 
   return fds;
 }
 
-function attachSynFilter(sys: SocketCalls, fd: number): boolean {
-  const program = new Uint8Array(DROP_NEW_SYNS.length * 8);
-  const view = new DataView(program.buffer);
-  DROP_NEW_SYNS.forEach(([code, jt, jf, k], i) => {
-    view.setUint16(i * 8, code, true);
-    view.setUint8(i * 8 + 2, jt);
-    view.setUint8(i * 8 + 3, jf);
-    view.setUint32(i * 8 + 4, k, true);
+const SOCK_FILTER_BYTES = 8;
+const SOCK_FPROG_BYTES = 16; // { u16 len; (padding) struct sock_filter *filter; } on 64-bit
+
+/** The SYN filter program and the sock_fprog that points at it, in native memory: built once, never moved. */
+let synFilter: Uint8Array | null | undefined;
+
+function synFilterProgram(): Uint8Array | null {
+  if (synFilter !== undefined) return synFilter;
+  const program = allocateNative(DROP_NEW_SYNS.length * SOCK_FILTER_BYTES);
+  const fprog = allocateNative(SOCK_FPROG_BYTES);
+  if (program === null || fprog === null) return (synFilter = null);
+  const code = new DataView(program.bytes.buffer);
+  DROP_NEW_SYNS.forEach(([op, jt, jf, k], i) => {
+    code.setUint16(i * SOCK_FILTER_BYTES, op, true);
+    code.setUint8(i * SOCK_FILTER_BYTES + 2, jt);
+    code.setUint8(i * SOCK_FILTER_BYTES + 3, jf);
+    code.setUint32(i * SOCK_FILTER_BYTES + 4, k, true);
   });
-  // struct sock_fprog { unsigned short len; struct sock_filter *filter; }: 16 bytes on 64-bit.
-  const fprog = new DataView(new ArrayBuffer(16));
-  fprog.setUint16(0, DROP_NEW_SYNS.length, true);
-  fprog.setBigUint64(8, BigInt(ptr(program)), true);
-  return sys.setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, ptr(new Uint8Array(fprog.buffer)), 16) === 0;
+  const header = new DataView(fprog.bytes.buffer);
+  header.setUint16(0, DROP_NEW_SYNS.length, true);
+  header.setBigUint64(8, BigInt(program.address), true);
+  return (synFilter = fprog.bytes);
+}
+
+function attachSynFilter(sys: SocketCalls, fd: number): boolean {
+  const fprog = synFilterProgram();
+  return fprog !== null && sys.setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, fprog, SOCK_FPROG_BYTES) === 0;
 }
 
 export interface ListenerGate {

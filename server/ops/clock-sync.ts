@@ -18,7 +18,8 @@ export interface ClockSync {
 
 const STATES = ["TIME_OK", "TIME_INS", "TIME_DEL", "TIME_OOP", "TIME_WAIT", "TIME_ERROR"];
 const STA_UNSYNC = 0x0040;
-// struct timex on 64-bit Linux: modes (u32, padded) at 0, offset 8, freq 16, maxerror 24,
+// The buffer is a fresh typed array passed to each call, so bun:ffi takes its address for
+// that call only (no pointer outlives it). struct timex on 64-bit Linux: modes (u32, padded) at 0, offset 8, freq 16, maxerror 24,
 // esterror 32, status (i32) 40; the whole struct is 208 bytes.
 const TIMEX_BYTES = 256;
 
@@ -28,7 +29,8 @@ let adjtimex: Adjtimex | null | undefined;
 function load(): Adjtimex | null {
   if (adjtimex !== undefined) return adjtimex;
   try {
-    if (process.platform !== "linux") return (adjtimex = null);
+    // The offsets above are those of 64-bit Linux; elsewhere the state is "unavailable".
+    if (process.platform !== "linux" || (process.arch !== "x64" && process.arch !== "arm64")) return (adjtimex = null);
     const libc = dlopen("libc.so.6", { adjtimex: { args: ["ptr"], returns: "i32" } });
     adjtimex = (timex) => libc.symbols.adjtimex(timex);
   } catch {

@@ -31,7 +31,7 @@ export function exchangeWithSupervisor(metrics: Metrics): void {
 /** Supervisor side: the last counts of each live worker slot, and the sum of the dead ones. */
 export class MetricsLedger {
   private readonly live = new Map<number, MetricsSnapshot>();
-  private retired = emptySnapshot();
+  private retired = emptySnapshot(0);
 
   /** Records `slot`'s counts; returns everyone else's sum, to send back to it. */
   receive(slot: number, snapshot: MetricsSnapshot): MetricsSnapshot {

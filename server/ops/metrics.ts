@@ -8,22 +8,11 @@
 // counts. The counters stay monotonic when a worker dies: the supervisor keeps its last
 // counts. Only zonetime_data_info and zonetime_uptime_seconds describe the answering
 // worker (label `worker`).
+//
+// The route labels are the HTTP route table's (server/http/routes.ts), given to the
+// constructor; a request is counted under its label's index.
 
-export const ROUTES = ["timezone_list", "timezone", "ip", "health", "metrics", "site", "other"] as const;
-export type RouteLabel = (typeof ROUTES)[number];
 const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1];
-
-/** The route label of a raw path (charCode tests only; /api/... counts as its route). */
-export function routeOf(path: string): number {
-  const p = path.startsWith("/api/") ? path.slice(4) : path;
-  if (p === "/timezone" || p === "/timezone/" || p === "/timezone.txt") return 0;
-  if (p.startsWith("/timezone/")) return 1;
-  if (p === "/ip" || p.startsWith("/ip/") || p === "/ip.txt") return 2;
-  if (p === "/health") return 3;
-  if (p === "/metrics") return 4;
-  if (path.startsWith("/api")) return 6;
-  return 5;
-}
 
 /** A worker's counts, as plain data that can cross a process boundary and be summed. */
 export interface MetricsSnapshot {
@@ -36,23 +25,25 @@ export interface MetricsSnapshot {
   reloads: { ok: number; failed: number };
 }
 
-export function emptySnapshot(): MetricsSnapshot {
+/** Zero counts for `routes` routes (0: the identity of sumSnapshots, which sizes by its inputs). */
+export function emptySnapshot(routes: number): MetricsSnapshot {
   return {
     counts: [],
-    buckets: ROUTES.map(() => new Array<number>(BUCKETS.length + 1).fill(0)),
-    sums: ROUTES.map(() => 0),
+    buckets: Array.from({ length: routes }, () => new Array<number>(BUCKETS.length + 1).fill(0)),
+    sums: new Array<number>(routes).fill(0),
     rateLimited: 0,
     reloads: { ok: 0, failed: 0 },
   };
 }
 
 export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnapshot {
-  const total = emptySnapshot();
+  const routes = Math.max(0, ...snapshots.map((s) => s.buckets.length));
+  const total = emptySnapshot(routes);
   const counts = new Map<number, number[]>();
   for (const s of snapshots) {
     for (const [status, row] of s.counts) {
       let into = counts.get(status);
-      if (into === undefined) counts.set(status, (into = ROUTES.map(() => 0)));
+      if (into === undefined) counts.set(status, (into = new Array<number>(routes).fill(0)));
       row.forEach((n, r) => (into![r]! += n));
     }
     s.buckets.forEach((row, r) => row.forEach((n, i) => (total.buckets[r]![i]! += n)));
@@ -66,17 +57,26 @@ export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnap
 }
 
 export class Metrics {
+  private readonly routes: readonly string[];
   private readonly counts = new Map<number, number[]>(); // status -> count per route
-  private readonly buckets = emptySnapshot().buckets;
-  private readonly sums = emptySnapshot().sums;
+  private readonly buckets: number[][];
+  private readonly sums: number[];
   rateLimited = 0;
   reloads = { ok: 0, failed: 0 };
   /** The other workers' counts, as the supervisor last sent them (null when running alone). */
   others: MetricsSnapshot | null = null;
 
+  /** `routes`: the route labels; observe() takes an index into them. */
+  constructor(routes: readonly string[]) {
+    this.routes = routes;
+    const empty = emptySnapshot(routes.length);
+    this.buckets = empty.buckets;
+    this.sums = empty.sums;
+  }
+
   observe(route: number, status: number, seconds: number): void {
     let row = this.counts.get(status);
-    if (row === undefined) this.counts.set(status, (row = ROUTES.map(() => 0)));
+    if (row === undefined) this.counts.set(status, (row = new Array<number>(this.routes.length).fill(0)));
     row[route]!++;
     const b = this.buckets[route]!;
     let i = 0;
@@ -96,7 +96,7 @@ export class Metrics {
     };
   }
 
-  render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number }): string {
+  render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number; clockDivergences: number }): string {
     const total = this.others ? sumSnapshots([this.others, this.snapshot()]) : this.snapshot();
     const w = `worker="${labels.worker}"`;
     const lines: string[] = [];
@@ -104,12 +104,12 @@ export class Metrics {
     lines.push("# TYPE zonetime_requests_total counter");
     for (const [status, row] of [...total.counts].sort((a, b) => a[0] - b[0])) {
       row.forEach((n, r) => {
-        if (n > 0) lines.push(`zonetime_requests_total{route="${ROUTES[r]}",status="${status}"} ${n}`);
+        if (n > 0) lines.push(`zonetime_requests_total{route="${this.routes[r]}",status="${status}"} ${n}`);
       });
     }
     lines.push("# HELP zonetime_request_duration_seconds Time to produce a response, by route.");
     lines.push("# TYPE zonetime_request_duration_seconds histogram");
-    ROUTES.forEach((route, r) => {
+    this.routes.forEach((route, r) => {
       const b = total.buckets[r]!;
       const count = b.reduce((x, y) => x + y, 0);
       if (count === 0) return;
@@ -135,6 +135,9 @@ export class Metrics {
     lines.push("# HELP zonetime_workers Worker processes configured.");
     lines.push("# TYPE zonetime_workers gauge");
     lines.push(`zonetime_workers ${labels.workers}`);
+    lines.push("# HELP zonetime_clock_divergences_total Times the answering worker's serving clock left the system clock by more than the bound (it is then not ready).");
+    lines.push("# TYPE zonetime_clock_divergences_total counter");
+    lines.push(`zonetime_clock_divergences_total{${w}} ${labels.clockDivergences}`);
     lines.push("# HELP zonetime_uptime_seconds Seconds since the answering worker started.");
     lines.push("# TYPE zonetime_uptime_seconds gauge");
     lines.push(`zonetime_uptime_seconds{${w}} ${labels.uptimeSeconds}`);

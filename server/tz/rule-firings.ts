@@ -3,32 +3,11 @@
 // runtime runs it for instants past the last stored transition (the TZif "footer"), so
 // both sides agree by construction.
 
-import { SECONDS_PER_DAY, daysFromCivil, daysInMonth, weekdayOfDays } from "../calendar.ts";
+import { SECONDS_PER_DAY, daysFromCivil, daysInMonth, weekdayOfDays } from "../core/calendar.ts";
+import { DayKind, TimeType, type DaySpec, type FiringRule } from "../formats/zone-model.ts";
 
-/** How a rule's ON field names the day. */
-export const DayKind = {
-  /** `5`: that day of the month. */
-  Fixed: 0,
-  /** `lastSun`: the last such weekday of the month. */
-  LastWeekday: 1,
-  /** `Sun>=8`: the first such weekday on or after the day (may spill into the next month). */
-  WeekdayOnOrAfter: 2,
-  /** `Sun<=25`: the last such weekday on or before the day (may spill into the previous month). */
-  WeekdayOnOrBefore: 3,
-} as const;
-export type DayKind = (typeof DayKind)[keyof typeof DayKind];
-
-/** The clock an AT or UNTIL time is read on: suffix w (default), s, or u/g/z. */
-export const TimeType = { Wall: 0, Standard: 1, Universal: 2 } as const;
-export type TimeType = (typeof TimeType)[keyof typeof TimeType];
-
-export interface DaySpec {
-  kind: DayKind;
-  /** Day of month; for LastWeekday unused (0). */
-  day: number;
-  /** Sunday = 0; for Fixed unused (0). */
-  weekday: number;
-}
+// The rule shapes are part of the stored model (formats/zone-model.ts); re-exported for the compiler.
+export { DayKind, TimeType, type DaySpec, type FiringRule };
 
 /** Days since 1970-01-01 of the day a DaySpec names in year/month (1..12). */
 export function daySpecToDays(year: number, month: number, spec: DaySpec): number {
@@ -48,17 +27,6 @@ export function daySpecToDays(year: number, month: number, spec: DaySpec): numbe
       return from - ((weekdayOfDays(from) - spec.weekday + 7) % 7);
     }
   }
-}
-
-/** The part of a Rule line that decides when it fires and what SAVE it brings. */
-export interface FiringRule {
-  month: number;
-  daySpec: DaySpec;
-  /** AT in seconds after local midnight of the day; may exceed 86400 (`25:00`) or be negative. */
-  at: number;
-  atType: TimeType;
-  /** SAVE in seconds; negative for Europe/Dublin's winter time. */
-  save: number;
 }
 
 export interface Firing<R extends FiringRule> {

@@ -4,13 +4,13 @@
 // Each zone remembers the last period it answered (Go's cacheStart/cacheEnd), so asking
 // for "now" again costs two comparisons until the next transition.
 
-import { yearOfUnixSeconds } from "../calendar.ts";
-import { sameType, type FooterRule, type LocalTimeType } from "./model.ts";
+import { yearOfUnixSeconds } from "../core/calendar.ts";
+import { sameType, type FooterRule, type LocalTimeType } from "../formats/zone-model.ts";
 import { firingsInYear } from "./rule-firings.ts";
 import {
   NAME_RECORD_INTS, TYPE_RECORD_INTS, ZONE_RECORD_INTS, decodeZones, footerRuleAt,
   type ZoneTableData,
-} from "./zones-format.ts";
+} from "../formats/zones-format.ts";
 
 /** A stretch of time over which one local time type holds. */
 export interface Period {

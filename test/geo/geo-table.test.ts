@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkAgreement, zoneLocations } from "../../scripts/geo/agreement.ts";
 import { sha256Hex } from "../../scripts/write-atomically.ts";
-import { TableFormatError } from "../../server/errors.ts";
+import { TableFormatError } from "../../server/core/errors.ts";
 import { decodeGeoTable } from "../../server/formats/geo-format.ts";
 import { GEO_FILE, GeoTable } from "../../server/geo/geo-locator.ts";
 import { ROOT, testDataDir } from "../support/test-server.ts";

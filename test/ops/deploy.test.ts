@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CONFIG_VARIABLES, readConfig } from "../../server/config.ts";
+import { CONFIG_VARIABLES, readConfig } from "../../server/process/config.ts";
 import { ROOT, testHandler } from "../support/test-server.ts";
 
 const DEPLOY = join(ROOT, "server", "deploy");
@@ -37,7 +37,7 @@ describe("Dockerfile", () => {
   });
   test("runs the service entry, copies what exists, builds the tables in the build stage", () => {
     const cmd = JSON.parse(runtime.find((i) => i.op === "CMD")!.args) as string[];
-    expect(cmd.slice(0, 2)).toEqual(["bun", "server/run.ts"]);
+    expect(cmd.slice(0, 2)).toEqual(["bun", "server/process/main.ts"]);
     expect(existsSync(join(ROOT, cmd[1]!))).toBe(true);
     for (const copy of ins.filter((i) => i.op === "COPY" && !i.args.startsWith("--from"))) {
       for (const source of copy.args.split(/\s+/).slice(0, -1)) expect(existsSync(join(ROOT, source))).toBe(true);

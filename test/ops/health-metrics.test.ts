@@ -29,6 +29,7 @@ test("/health: ready, data versions, uptime and the clock as the kernel reports 
   // Whatever the kernel says, /health says the same (containers often see TIME_ERROR).
   const kernel = readClockSync();
   expect(body.clock).toEqual({
+    serving_clock_agrees: true, serving_clock_skew_ms: 0, serving_clock_bound_ms: 50,
     synchronised: kernel.synchronised, kernel_state: kernel.state,
     estimated_error_us: kernel.estimatedErrorMicros, max_error_us: kernel.maxErrorMicros,
   });

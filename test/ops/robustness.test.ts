@@ -11,13 +11,13 @@ import { keepAliveLoad } from "../support/keepalive-load.ts";
 import { ROOT, testDataDir } from "../support/test-server.ts";
 import { freePort } from "../support/free-port.ts";
 
-const RUN = join(ROOT, "server", "run.ts");
+const RUN = join(ROOT, "server", "process", "main.ts");
 const children: Subprocess[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
 });
 
-/** Starts `bun server/run.ts`; resolves once `count` "listening" lines were logged. Collects the log. */
+/** Starts `bun server/process/main.ts`; resolves once `count` "listening" lines were logged. Collects the log. */
 async function start(env: Record<string, string>, count = 1): Promise<{ child: Subprocess<"ignore", "pipe", "pipe">; log: string[] }> {
   const child = Bun.spawn(["bun", RUN], {
     env: { ...process.env, HOST: "127.0.0.1", DATA_DIR: await testDataDir(), WORKERS: "1", ...env },

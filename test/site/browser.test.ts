@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startServer, type Service } from "../../server/main.ts";
+import { startServer, type Service } from "../../server/process/service.ts";
 import { launchBrowser } from "../support/browser.ts";
 import { ROOT, testConfig, testSiteDir } from "../support/test-server.ts";
 

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { startServer, type Service } from "../../server/main.ts";
+import { startServer, type Service } from "../../server/process/service.ts";
 import { launchBrowser } from "../support/browser.ts";
 import { testConfig } from "../support/test-server.ts";
 

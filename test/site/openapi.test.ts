@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, type Service } from "../../server/main.ts";
+import { startServer, type Service } from "../../server/process/service.ts";
 import { validate } from "../support/json-schema.ts";
 import { ROOT, testConfig } from "../support/test-server.ts";
 

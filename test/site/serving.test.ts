@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, type Service } from "../../server/main.ts";
+import { startServer, type Service } from "../../server/process/service.ts";
 import { testConfig, testSiteDir } from "../support/test-server.ts";
 import { rawRequest, statusOf } from "../support/raw-http.ts";
 

@@ -1,4 +1,4 @@
-// The service as its own process (`bun server/run.ts`), on a free port, for tests that
+// The service as its own process (`bun server/process/main.ts`), on a free port, for tests that
 // must see it survive what they do to it.
 
 import type { Subprocess } from "bun";
@@ -13,7 +13,7 @@ export interface ServerProcess {
 }
 
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = Bun.spawn(["bun", join(ROOT, "server", "run.ts")], {
+  const child = Bun.spawn(["bun", join(ROOT, "server", "process", "main.ts")], {
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", WORKERS: "1", DATA_DIR: await testDataDir(), ...env },
     stdin: "ignore",
     stdout: "pipe",

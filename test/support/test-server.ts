@@ -6,11 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "../../scripts/build.ts";
 import { buildSite } from "../../scripts/site/build-site.ts";
-import { createAppState, createFetchHandler } from "../../server/app.ts";
-import { realtimeClock } from "../../server/clock.ts";
-import { readConfig } from "../../server/config.ts";
-import { loadData } from "../../server/data.ts";
-import { startServer } from "../../server/main.ts";
+import { createAppState, createFetchHandler } from "../../server/http/handler.ts";
+import { realtimeClock, type Clock } from "../../server/core/clock.ts";
+import { readConfig } from "../../server/process/config.ts";
+import { loadData } from "../../server/process/load-data.ts";
+import { startServer } from "../../server/process/service.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 
@@ -50,9 +50,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   return { url: `http://127.0.0.1:${server.port}`, port: server.port!, stop: () => server.stop(true) };
 }
 
-/** The fetch handler alone, for calling with `new Request(...)`. */
-export async function testHandler(): Promise<(req: Request) => Response> {
-  const state = createAppState(await loadData(await testDataDir()), realtimeClock, await testConfig());
+/** The fetch handler alone, for calling with `new Request(...)`; `clock` replaces the realtime clock. */
+export async function testHandler(clock: Clock = realtimeClock): Promise<(req: Request) => Response> {
+  const state = createAppState(await loadData(await testDataDir()), clock, await testConfig());
   const handler = createFetchHandler(state);
   return (req) => handler(req, null);
 }

@@ -5,7 +5,7 @@
 import { mkdtempSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { daysFromCivil, SECONDS_PER_DAY } from "../../server/calendar.ts";
+import { daysFromCivil, SECONDS_PER_DAY } from "../../server/core/calendar.ts";
 import type { ZoneTable } from "../../server/tz/zone-table.ts";
 
 export interface ClockState {

@@ -4,7 +4,7 @@
 
 import { join } from "node:path";
 import { compileTzdb, toTableInput } from "../../scripts/tzdb/compile.ts";
-import { encodeZones } from "../../server/tz/zones-format.ts";
+import { encodeZones } from "../../server/formats/zones-format.ts";
 import { ZoneTable } from "../../server/tz/zone-table.ts";
 
 export const REPO_TZDATA = join(import.meta.dir, "..", "..", "data", "tzdb", "tzdata.zi");

@@ -1,0 +1,37 @@
+// What a request is answered from: the tables process/load-data.ts loads (plain data), and
+// what HTTP derives from them once per load (headers carrying the data version, the list
+// ETag, the time-object renderer's templates). Replaced as a whole on reload.
+
+import type { Manifest } from "../formats/manifest.ts";
+import type { IpTables } from "../ip/ip-locator.ts";
+import { TimeObjectRenderer } from "../time-object/renderer.ts";
+import type { ZoneTable } from "../tz/zone-table.ts";
+import { Responses } from "./responses.ts";
+
+/** generated/ as server/process/load-data.ts reads it: plain data, nothing of HTTP. */
+export interface Tables {
+  zones: ZoneTable;
+  ip: IpTables;
+  /** null when the data folder has none (tables built by hand, in tests). */
+  manifest: Manifest | null;
+}
+
+/** What a request is answered from: the tables, and what HTTP derives from them once per load. Replaced as a whole on reload. */
+export interface ApiData extends Tables {
+  responses: Responses;
+  renderer: TimeObjectRenderer;
+}
+
+/** HTTP Strict Transport Security for a year, on every HTTPS answer. */
+const HSTS = "max-age=31536000; includeSubDomains";
+
+/** The tables made ready to answer from: headers carrying their version, the list ETag, the renderer's templates. */
+export function apiData(tables: Tables, tls: boolean): ApiData {
+  const fingerprint = Bun.hash(tables.zones.names.join("\n")).toString(16);
+  const extraHeaders: Record<string, string> = tls ? { "Strict-Transport-Security": HSTS } : {};
+  return {
+    ...tables,
+    responses: new Responses(tables.zones.tzdbVersion, fingerprint, extraHeaders),
+    renderer: new TimeObjectRenderer(tables.zones),
+  };
+}

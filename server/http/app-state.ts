@@ -1,0 +1,55 @@
+// What one serving process answers with: its data (replaced whole on reload), clock,
+// configuration, rate limiter, metrics, drain flag and website.
+
+import type { Clock } from "../core/clock.ts";
+import { ClockCheck } from "../ops/clock-check.ts";
+import { Metrics } from "../ops/metrics.ts";
+import type { Cidr } from "../ip/cidr.ts";
+import { apiData, type ApiData, type Tables } from "./api-data.ts";
+import { RateLimiter, type RateLimitConfig } from "./rate-limiter.ts";
+import { ROUTE_LABELS } from "./routes.ts";
+import { StaticSite } from "./static-site.ts";
+
+/** The part of the process configuration (process/config.ts) that HTTP reads. */
+export interface HttpConfig {
+  trustedProxies: readonly Cidr[];
+  rateLimit: RateLimitConfig | null;
+  accessLog: boolean;
+  /** Worker processes configured (reported in /metrics). */
+  workers: number;
+  /** Set when serving HTTPS: every answer then carries HSTS. */
+  tls: object | null;
+  siteDir: string;
+}
+
+export interface AppState {
+  data: ApiData;
+  clock: Clock;
+  config: HttpConfig;
+  limiter: RateLimiter | null;
+  metrics: Metrics;
+  /** Set on SIGTERM: every answer carries `Connection: close`, readiness fails. */
+  draining: boolean;
+  startedAt: number;
+  /** Which worker process this is ("0" when running alone). */
+  workerId: string;
+  /** The built website, or null when site/dist is absent (API only). */
+  site: StaticSite | null;
+  /** The serving clock compared with the system clock: a divergence fails readiness. */
+  clockCheck: ClockCheck;
+}
+
+export function createAppState(tables: Tables, clock: Clock, config: HttpConfig, workerId = "0"): AppState {
+  return {
+    data: apiData(tables, config.tls !== null),
+    clock,
+    config,
+    limiter: config.rateLimit ? new RateLimiter(config.rateLimit) : null,
+    metrics: new Metrics(ROUTE_LABELS),
+    draining: false,
+    startedAt: Date.now(),
+    workerId,
+    site: StaticSite.load(config.siteDir),
+    clockCheck: new ClockCheck(clock, undefined, { worker: workerId }),
+  };
+}

@@ -1,0 +1,117 @@
+// The fetch handler: who the client is (socket peer, or through trusted proxies), rate
+// limits, the route table (routes.ts) and then the website, `Connection: close` while
+// draining, metrics and the access log. Any exception that escapes is logged and answered
+// with a JSON 500, never a stack trace (and every 500 is a bug).
+
+import type { Server } from "bun";
+import { logError, logEvent } from "../core/log.ts";
+import type { AppState } from "./app-state.ts";
+import { peerAddress, resolveClient } from "./client-address.ts";
+import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
+import { requestTarget, type RequestTarget } from "./request-target.ts";
+import { matchRoute, type RouteMatch } from "./routes.ts";
+import { PAGE_SECURITY_HEADERS } from "./static-site.ts";
+
+export { createAppState, type AppState } from "./app-state.ts";
+
+export type FetchHandler = (req: Request, server: Server<unknown> | null) => Response;
+
+export function createFetchHandler(state: AppState): FetchHandler {
+  const trusted = state.config.trustedProxies;
+  return (req, server) => {
+    const started = performance.now();
+    const target = requestTarget(req.url);
+    const peer = peerAddress(req, server);
+    const client = trusted.length > 0 ? resolveClient(peer, req.headers, trusted) : peer;
+    const match = matchRoute(target.path);
+    let response: Response;
+    try {
+      const refusal = match.route === null || match.route.limited ? rateLimit(state, client, req.method, match) : null;
+      response = refusal ?? respond(req, target, match, client, state);
+    } catch (error) {
+      logError("request_failed", error, { method: req.method, path: target.path.slice(0, 256) });
+      response = internalError(state);
+    }
+    if (state.draining) response.headers.set("Connection", "close");
+    const seconds = (performance.now() - started) / 1000;
+    state.metrics.observe(match.label, response.status, seconds);
+    if (state.config.accessLog) {
+      logEvent("request", {
+        method: req.method.slice(0, 16),
+        path: target.path.slice(0, 256),
+        status: response.status,
+        client,
+        ms: Math.round(seconds * 1e6) / 1000,
+      });
+    }
+    return response;
+  };
+}
+
+function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState): Response {
+  const { responses } = state.data;
+  const method = req.method;
+  const head = method === "HEAD";
+  // An API path answers its errors in its own format (`.txt`: text); everything else in JSON.
+  const format = match.api ? match.format : "json";
+  if (method === "OPTIONS") return responses.preflight();
+  if (method !== "GET" && !head) return responses.methodNotAllowed(format, METHOD_NOT_ALLOWED());
+  try {
+    if (match.route !== null) {
+      return match.route.handle({
+        profile: match.profile,
+        format: match.format,
+        head,
+        params: match.params,
+        query: target.query,
+        clientAddress: client,
+        ifNoneMatch: () => req.headers.get("if-none-match"),
+        data: state.data,
+        clock: state.clock,
+      }, state);
+    }
+    if (match.api) throw NOT_FOUND(); // an unknown path under /api
+    return sitePage(target.path, head, state);
+  } catch (error) {
+    if (error instanceof HttpError) return responses.error(error, format, head);
+    throw error;
+  }
+}
+
+/** The website's file at `path`, its 404 page, or (without a website) the API's index at `/`. */
+function sitePage(path: string, head: boolean, state: AppState): Response {
+  const { responses } = state.data;
+  const site = state.site;
+  if (site === null) {
+    if (path !== "/") throw NOT_FOUND();
+    return responses.json(200, {
+      service: "zonetime",
+      tzdb: state.data.zones.tzdbVersion,
+      endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/api/... (WorldTimeAPI profile)", "/health", "/metrics", "/openapi.json"],
+    }, "public, max-age=300", head);
+  }
+  const file = site.lookup(path);
+  const page = file ?? site.notFound;
+  if (!page) throw NOT_FOUND();
+  const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
+  if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
+  return responses.file(page.path, file ? 200 : 404, headers, head);
+}
+
+function rateLimit(state: AppState, client: string | null, method: string, match: RouteMatch): Response | null {
+  if (state.limiter === null || state.config.rateLimit === null) return null;
+  const decision = state.limiter.take(client);
+  if (decision.allowed) return null;
+  state.metrics.rateLimited++;
+  const { burst, windowSeconds } = state.limiter;
+  const error = new HttpError("rate_limited", 429, `too many requests: the limit is ${burst} per ${windowSeconds} seconds per client`);
+  return state.data.responses.error(error, match.format, method === "HEAD", {
+    "Retry-After": String(decision.retryAfterSeconds),
+    "RateLimit-Policy": state.config.rateLimit.policy,
+    RateLimit: `"default";r=0;t=${decision.retryAfterSeconds}`,
+  });
+}
+
+export function internalError(state: AppState): Response {
+  return state.data.responses.error(new HttpError("internal", 500, "internal error"), "json", false);
+}

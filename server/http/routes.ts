@@ -1,0 +1,180 @@
+// The service's routes as one table: one row per route, its path pattern, its handler and
+// its metrics label. The metrics route labels are this table's labels (in row order), then
+// "site" for the website and "other" for an unknown /api path. Adding an endpoint is
+// adding a row; rows are tried in order, so a more specific pattern goes first
+// (`/timezone/{name*}/info` before `/timezone/{name*}`).
+//
+// Patterns are matched on the raw (still percent-encoded) path, so `%2F` in a name is
+// decoded only by the handler that expects a name and can never add a segment. A pattern
+// is compiled once into literals and parameters; a request costs a few startsWith/indexOf
+// calls, no regex.
+
+import type { Clock } from "../core/clock.ts";
+import type { Format, Profile } from "../time-object/time-object.ts";
+import { callerIp, ipAddress, timezoneList, timezoneName } from "./api.ts";
+import type { ApiData } from "./api-data.ts";
+import type { AppState } from "./app-state.ts";
+import { health, healthLive, healthReady, metrics, openapiDocument } from "./service-routes.ts";
+
+/** What a route's handler is given: the request as parsed, the data and the clock. */
+export interface RouteRequest {
+  profile: Profile;
+  format: Format;
+  /** HEAD: the handler's answer loses its body. */
+  head: boolean;
+  /** The pattern's parameters in order, raw (percent-encoded: decode with safeDecode). */
+  params: readonly string[];
+  /** The raw query string without "?" (read with queryParam). */
+  query: string;
+  /** The resolved client address (socket peer, or the trusted proxy's client), if known. */
+  clientAddress: string | null;
+  /** If-None-Match, read only when asked (reading headers materialises them). */
+  ifNoneMatch: () => string | null;
+  data: ApiData;
+  clock: Clock;
+}
+
+/** Answers through `request.data.responses`; throws an HttpError for a client's mistake. */
+export type RouteHandler = (request: RouteRequest, state: AppState) => Response;
+
+export interface RouteRow {
+  /** Literals and parameters: `{name}` is one segment (no "/"), `{name*}` any text, slashes included, possibly empty. */
+  pattern: string;
+  /**
+   * "api": matched on the path after an `/api` prefix (the WorldTimeAPI profile), a `.txt`
+   * suffix (plain text) and a trailing slash are taken off. "raw": the path exactly as
+   * sent, spec profile, JSON (the service's own paths).
+   */
+  on: "api" | "raw";
+  label: string;
+  /** False: never rate limited (probes and scrapes). */
+  limited: boolean;
+  handle: RouteHandler;
+}
+
+export const ROUTE_TABLE: readonly RouteRow[] = [
+  { pattern: "/timezone", on: "api", label: "timezone_list", limited: true, handle: timezoneList },
+  { pattern: "/timezone/{name*}", on: "api", label: "timezone", limited: true, handle: timezoneName },
+  { pattern: "/ip", on: "api", label: "ip", limited: true, handle: callerIp },
+  { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: ipAddress },
+  { pattern: "/health", on: "raw", label: "health", limited: false, handle: health },
+  { pattern: "/health/live", on: "raw", label: "health", limited: false, handle: healthLive },
+  { pattern: "/health/ready", on: "raw", label: "health", limited: false, handle: healthReady },
+  { pattern: "/metrics", on: "raw", label: "metrics", limited: false, handle: metrics },
+  { pattern: "/openapi.json", on: "raw", label: "site", limited: true, handle: openapiDocument },
+];
+
+const SITE_LABEL = "site";
+const OTHER_LABEL = "other";
+
+/** Every metrics route label: the table's, in row order, then the website's and an unknown /api path's. */
+export const ROUTE_LABELS: readonly string[] = [...new Set([...ROUTE_TABLE.map((r) => r.label), SITE_LABEL, OTHER_LABEL])];
+
+type Token = { literal: string } | { param: string; anyText: boolean };
+
+interface CompiledRoute {
+  row: RouteRow;
+  tokens: Token[];
+  /** The pattern when it has no parameter: matched by one comparison. */
+  exact: string | null;
+  label: number;
+}
+
+function compile(row: RouteRow): CompiledRoute {
+  const tokens: Token[] = [];
+  let at = 0;
+  while (at < row.pattern.length) {
+    const open = row.pattern.indexOf("{", at);
+    if (open < 0) {
+      tokens.push({ literal: row.pattern.slice(at) });
+      break;
+    }
+    if (open > at) tokens.push({ literal: row.pattern.slice(at, open) });
+    const close = row.pattern.indexOf("}", open);
+    if (close < 0) throw new Error(`route pattern ${row.pattern}: "{" without "}"`);
+    const name = row.pattern.slice(open + 1, close);
+    const last = tokens[tokens.length - 1];
+    if (last !== undefined && "param" in last) throw new Error(`route pattern ${row.pattern}: two parameters need a literal between them`);
+    tokens.push(name.endsWith("*") ? { param: name.slice(0, -1), anyText: true } : { param: name, anyText: false });
+    at = close + 1;
+  }
+  const only = tokens.length === 1 ? tokens[0]! : null;
+  return { row, tokens, exact: only !== null && "literal" in only ? only.literal : null, label: ROUTE_LABELS.indexOf(row.label) };
+}
+
+const NO_PARAMS: readonly string[] = Object.freeze([]);
+
+/** The parameters of `path` under `route`, or null when it does not match. */
+function matchTokens(route: CompiledRoute, path: string): readonly string[] | null {
+  if (route.exact !== null) return path === route.exact ? NO_PARAMS : null;
+  const { tokens } = route;
+  const params: string[] = [];
+  let at = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if ("literal" in token) {
+      if (!path.startsWith(token.literal, at)) return null;
+      at += token.literal.length;
+      continue;
+    }
+    const next = tokens[i + 1] as { literal: string } | undefined;
+    let end: number;
+    if (next === undefined) end = path.length;
+    else if (token.anyText && i + 2 === tokens.length) end = path.endsWith(next.literal) ? path.length - next.literal.length : -1;
+    else end = path.indexOf(next.literal, at);
+    if (end < at) return null;
+    const value = path.slice(at, end);
+    if (!token.anyText && (value.length === 0 || value.includes("/"))) return null;
+    params.push(value);
+    at = end;
+  }
+  return at === path.length ? params : null;
+}
+
+/** A path matched against the table. */
+export interface RouteMatch {
+  /** The row, or null: the website (spec paths) or an unknown /api path. */
+  route: RouteRow | null;
+  params: readonly string[];
+  profile: Profile;
+  format: Format;
+  /** Index into ROUTE_LABELS. */
+  label: number;
+  /** Errors of this path answer in `format` (an API path), not always JSON. */
+  api: boolean;
+}
+
+const COMPILED = ROUTE_TABLE.map(compile);
+const SITE = ROUTE_LABELS.indexOf(SITE_LABEL);
+const OTHER = ROUTE_LABELS.indexOf(OTHER_LABEL);
+const SLASH = 47;
+
+/** True when `path` ends in `.txt`, any case (char codes: no substring or case-folding allocation on the hot path). */
+export function endsWithTxt(path: string): boolean {
+  const n = path.length;
+  return n > 4 && path.charCodeAt(n - 4) === 46 && (path.charCodeAt(n - 3) | 32) === 116 &&
+    (path.charCodeAt(n - 2) | 32) === 120 && (path.charCodeAt(n - 1) | 32) === 116;
+}
+
+export function matchRoute(rawPath: string): RouteMatch {
+  let path = rawPath;
+  let profile: Profile = "spec";
+  if (path.startsWith("/api") && (path.length === 4 || path.charCodeAt(4) === SLASH)) {
+    profile = "wta";
+    path = path.length === 4 ? "/" : path.slice(4);
+  }
+  let format: Format = "json";
+  if (endsWithTxt(path)) {
+    format = "text";
+    path = path.slice(0, -4);
+  }
+  if (path.length > 1 && path.charCodeAt(path.length - 1) === SLASH) path = path.slice(0, -1);
+  for (const route of COMPILED) {
+    const raw = route.row.on === "raw";
+    if (raw && profile === "wta") continue;
+    const params = matchTokens(route, raw ? rawPath : path);
+    if (params !== null) return { route: route.row, params, profile, format: raw ? "json" : format, label: route.label, api: !raw };
+  }
+  const wta = profile === "wta";
+  return { route: null, params: NO_PARAMS, profile, format, label: wta ? OTHER : SITE, api: wta };
+}

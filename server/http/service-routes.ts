@@ -1,0 +1,79 @@
+// The service's own routes (their rows are in routes.ts): health probes, metrics, the
+// OpenAPI document. /health reports data versions and both clocks' states; readiness
+// fails while draining or when the serving clock leaves the system clock.
+
+import { CLOCK_DIVERGENCE_BOUND_MS } from "../ops/clock-check.ts";
+import { readClockSync } from "../ops/clock-sync.ts";
+import type { AppState } from "./app-state.ts";
+import openapi from "./openapi.json" with { type: "json" };
+import type { RouteRequest } from "./routes.ts";
+
+const NO_STORE = "no-store";
+
+/** Ready to take traffic: not draining, and the clock that answers is the system's time. */
+export function isReady(state: AppState): boolean {
+  return !state.draining && state.clockCheck.check().agrees;
+}
+
+export function healthLive(request: RouteRequest): Response {
+  return request.data.responses.json(200, { live: true }, NO_STORE, request.head);
+}
+
+export function healthReady(request: RouteRequest, state: AppState): Response {
+  const ready = isReady(state);
+  return request.data.responses.json(ready ? 200 : 503, { ready }, NO_STORE, request.head);
+}
+
+export function health(request: RouteRequest, state: AppState): Response {
+  const report = healthReport(state);
+  return request.data.responses.json(report.ready ? 200 : 503, report, NO_STORE, request.head);
+}
+
+export function metrics(request: RouteRequest, state: AppState): Response {
+  const ip = state.data.manifest?.ip;
+  const body = state.metrics.render({
+    worker: state.workerId,
+    workers: state.config.workers,
+    tzdb: state.data.zones.tzdbVersion,
+    ipSource: ip?.source ?? "unknown",
+    ipDate: ip?.dataDate ?? "unknown",
+    uptimeSeconds: Math.floor((Date.now() - state.startedAt) / 1000),
+    clockDivergences: state.clockCheck.divergences,
+  });
+  return request.data.responses.metrics(body, request.head);
+}
+
+export function openapiDocument(request: RouteRequest): Response {
+  return request.data.responses.json(200, openapi, "public, max-age=3600", request.head);
+}
+
+export function healthReport(state: AppState) {
+  const ip = state.data.manifest?.ip;
+  const clock = readClockSync();
+  const ready = isReady(state);
+  const serving = state.clockCheck.lastVerdict;
+  return {
+    status: state.draining ? "draining" : serving.agrees ? "ok" : "clock_diverged",
+    live: true,
+    ready,
+    worker: state.workerId,
+    uptime_seconds: Math.floor((Date.now() - state.startedAt) / 1000),
+    data: {
+      tzdb: state.data.zones.tzdbVersion,
+      tables_built: state.data.zones.builtAt,
+      ip_source: ip?.source ?? null,
+      ip_version: ip?.version ?? null,
+      ip_data_date: ip?.dataDate ?? null,
+    },
+    clock: {
+      // The clock that answers requests against Date.now(): beyond the bound, not ready.
+      serving_clock_agrees: serving.agrees,
+      serving_clock_skew_ms: Math.round(serving.skewMs * 1000) / 1000,
+      serving_clock_bound_ms: CLOCK_DIVERGENCE_BOUND_MS,
+      synchronised: clock.synchronised,
+      kernel_state: clock.state,
+      estimated_error_us: clock.estimatedErrorMicros,
+      max_error_us: clock.maxErrorMicros,
+    },
+  };
+}

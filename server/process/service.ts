@@ -1,0 +1,157 @@
+// One serving process: loads the tables, listens (HTTP or HTTPS, plus the optional
+// plain-HTTP redirect port), drains on SIGTERM, reloads the tables on SIGHUP. Run alone
+// (WORKERS=1) or as a worker of server/process/supervisor.ts, which binds every worker to the
+// same port with reusePort.
+
+import { constants } from "node:crypto";
+import { apiData } from "../http/api-data.ts";
+import { createAppState, createFetchHandler, internalError, type AppState } from "../http/handler.ts";
+import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
+import type { Config } from "./config.ts";
+import { loadData } from "./load-data.ts";
+import { logError, logEvent } from "../core/log.ts";
+import { gateListeners } from "../ops/accept-queue.ts";
+
+export interface Service {
+  server: BunServer;
+  redirect: BunServer | null;
+  state: AppState;
+  /** Stops accepting, answers what is in flight with `Connection: close`, then resolves. */
+  drain(): Promise<void>;
+  /** Loads generated/ again; on any error keeps the tables it has and reports false. */
+  reload(): Promise<boolean>;
+}
+
+// TLS 1.2 and 1.3 only.
+const NO_OLD_TLS = constants.SSL_OP_NO_SSLv3 | constants.SSL_OP_NO_TLSv1 | constants.SSL_OP_NO_TLSv1_1;
+
+type BunServer = ReturnType<typeof Bun.serve>;
+
+/** The longest a drain waits for the kernel's accept queue to empty once new connections are refused. */
+const ACCEPT_QUEUE_MAX_MS = 2000;
+
+/** HOST, or by default `::` (IPv6 and IPv4), falling back to `0.0.0.0` where there is no IPv6. */
+function listen(host: string | null, serve: (hostname: string) => BunServer): BunServer {
+  if (host !== null) return serve(host);
+  try {
+    return serve("::");
+  } catch {
+    return serve("0.0.0.0");
+  }
+}
+
+export async function startServer(config: Config, options: { reusePort?: boolean; workerId?: string } = {}): Promise<Service> {
+  const state = createAppState(await loadData(config.dataDir), realtimeClock, config, options.workerId ?? "0");
+  const data = state.data;
+  const fetch = createFetchHandler(state);
+  const server = listen(config.host, (hostname) => Bun.serve({
+    hostname,
+    port: config.port,
+    reusePort: options.reusePort ?? true,
+    development: false,
+    // Slow or idle clients are cut after this long (slowloris costs them, not us).
+    idleTimeout: 30,
+    tls: config.tls
+      ? { cert: Bun.file(config.tls.certFile), key: Bun.file(config.tls.keyFile), secureOptions: NO_OLD_TLS }
+      : undefined,
+    fetch,
+    error(error: Error) {
+      logError("unhandled", error);
+      return internalError(state);
+    },
+  }));
+
+  // Compare the serving clock with the system clock every second, so that a divergence is
+  // logged and counted even while no probe asks (a probe checks again when it comes).
+  setInterval(() => state.clockCheck.check(), 1000).unref();
+
+  let redirect: BunServer | null = null;
+  if (config.tls && config.httpRedirectPort !== null) {
+    const httpsPort = server.port;
+    redirect = listen(config.host, (hostname) => Bun.serve({
+      hostname,
+      port: config.httpRedirectPort!,
+      reusePort: options.reusePort ?? true,
+      development: false,
+      idleTimeout: 10,
+      fetch(req: Request) {
+        // The Host header chooses only the name in the Location, never where we connect;
+        // a missing or odd one falls back to the request's own target host.
+        const url = req.url;
+        const hostMatch = /^https?:\/\/([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d+)?(\/[^#]*)?$/.exec(url);
+        if (!hostMatch) return new Response("Use HTTPS.\n", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+        const port = httpsPort === 443 ? "" : `:${httpsPort}`;
+        return new Response(null, {
+          status: 308,
+          headers: { Location: `https://${hostMatch[1]}${port}${hostMatch[2] ?? "/"}`, "Access-Control-Allow-Origin": "*" },
+        });
+      },
+    }));
+  }
+
+  logEvent("listening", {
+    url: `${config.tls ? "https" : "http"}://${server.hostname?.includes(":") ? `[${server.hostname}]` : server.hostname}:${server.port}`,
+    redirectPort: redirect?.port ?? null,
+    worker: state.workerId,
+    tzdb: data.zones.tzdbVersion,
+    ipRanges: data.ip.rangeCounts,
+    clock: realtimeClockSource,
+    dataDir: config.dataDir,
+  });
+
+  return {
+    server,
+    redirect,
+    state,
+    async drain() {
+      state.draining = true;
+      logEvent("draining", { worker: state.workerId, inFlight: server.pendingRequests });
+      // Keep listening a moment with `Connection: close` on every answer, so that busy
+      // keep-alive connections end on a response of ours rather than being cut idle, and
+      // a load balancer or a second instance on the port can take the new ones.
+      await Bun.sleep(config.drainGraceMs);
+      // Then refuse new connections but accept those the kernel already queued, so that
+      // closing the listener resets none of them (see ops/accept-queue.ts).
+      const ports = [server.port, redirect?.port].filter((p): p is number => p !== undefined);
+      const gate = gateListeners(ports);
+      const acceptQueue = gate ? await gate.drained(Math.min(ACCEPT_QUEUE_MAX_MS, config.drainSeconds * 1000)) : null;
+      const deadline = Bun.sleep(config.drainSeconds * 1000).then(() => "deadline" as const);
+      redirect?.stop();
+      const stopped = server.stop(false).then(() => "drained" as const);
+      const outcome = await Promise.race([stopped, deadline]);
+      if (outcome === "deadline") await server.stop(true);
+      logEvent("stopped", {
+        worker: state.workerId,
+        outcome,
+        acceptQueue: acceptQueue ? { listeners: gate!.listeners, waitedMs: Math.round(acceptQueue.waitedMs), emptied: acceptQueue.empty } : "not gated",
+      });
+    },
+    async reload() {
+      try {
+        state.data = apiData(await loadData(config.dataDir), config.tls !== null);
+        state.metrics.reloads.ok++;
+        logEvent("reloaded", { worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts });
+        return true;
+      } catch (error) {
+        state.metrics.reloads.failed++;
+        logError("reload_failed", error, { worker: state.workerId, keptTzdb: state.data.zones.tzdbVersion });
+        return false;
+      }
+    },
+  };
+}
+
+/** SIGTERM/SIGINT drain then exit; SIGHUP reloads. For a process that serves (worker or alone). */
+export function handleSignals(service: Service): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logEvent("signal", { signal, worker: service.state.workerId });
+    await service.drain();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGHUP", () => void service.reload());
+}

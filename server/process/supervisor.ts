@@ -1,0 +1,80 @@
+// With WORKERS > 1: one worker process per core, all listening on the same port
+// (reusePort: the kernel spreads connections). A worker that dies is replaced at once
+// (backing off to at most 1.5 s when it keeps dying) while the others keep serving.
+// SIGHUP is passed to every worker (each reloads and validates its tables); SIGTERM
+// drains every worker, then the supervisor exits. Workers' metrics meet here
+// (ops/metrics-exchange.ts), so that any worker can answer /metrics for all of them.
+
+import type { Subprocess } from "bun";
+import { join } from "node:path";
+import type { Config } from "./config.ts";
+import { loadData } from "./load-data.ts";
+import { logEvent } from "../core/log.ts";
+import { MetricsLedger, type ExchangeMessage } from "../ops/metrics-exchange.ts";
+
+/** Workers run the one entry point; this variable, set only by the supervisor, makes it a worker. */
+const ENTRY = join(import.meta.dir, "main.ts");
+export const WORKER_ID_VARIABLE = "ZONETIME_WORKER_ID";
+const MAX_BACKOFF_MS = 1500;
+/** A worker that lived this long resets its backoff: it was not crash-looping. */
+const STABLE_MS = 10_000;
+
+export async function supervise(config: Config): Promise<void> {
+  // Fail fast, with the loader's own message, instead of crash-looping workers.
+  await loadData(config.dataDir);
+  const workers = new Map<number, Subprocess>();
+  const restarts = new Map<number, { count: number; startedAt: number }>();
+  let stopping = false;
+  const ledger = new MetricsLedger();
+
+  const spawn = (slot: number) => {
+    const startedAt = Date.now();
+    // The same Bun binary as this process, whatever PATH holds (or lacks).
+    const child = Bun.spawn([process.execPath, ENTRY], {
+      env: { ...process.env, [WORKER_ID_VARIABLE]: String(slot) },
+      stdio: ["ignore", "inherit", "inherit"],
+      ipc(message: ExchangeMessage, child) {
+        if (message?.type !== "metrics") return;
+        child.send({ type: "metrics-others", snapshot: ledger.receive(slot, message.snapshot) } satisfies ExchangeMessage);
+      },
+      onExit(_proc, exitCode, signalCode) {
+        workers.delete(slot);
+        ledger.retire(slot);
+        if (stopping) return;
+        const history = restarts.get(slot) ?? { count: 0, startedAt };
+        const count = Date.now() - history.startedAt > STABLE_MS ? 0 : history.count + 1;
+        const delay = Math.min(MAX_BACKOFF_MS, count === 0 ? 0 : 100 * 2 ** (count - 1));
+        logEvent("worker_exited", { worker: slot, pid: _proc.pid, exitCode, signal: signalCode, restartInMs: delay });
+        setTimeout(() => {
+          if (!stopping) spawn(slot);
+        }, delay);
+        restarts.set(slot, { count, startedAt: Date.now() + delay });
+      },
+    });
+    workers.set(slot, child);
+    restarts.set(slot, { count: restarts.get(slot)?.count ?? 0, startedAt });
+    logEvent("worker_started", { worker: slot, pid: child.pid });
+  };
+
+  for (let slot = 0; slot < config.workers; slot++) spawn(slot);
+  logEvent("supervising", { workers: config.workers, pid: process.pid });
+
+  process.on("SIGHUP", () => {
+    logEvent("signal", { signal: "SIGHUP", forwardedTo: workers.size });
+    for (const child of workers.values()) child.kill("SIGHUP");
+  });
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logEvent("signal", { signal, draining: workers.size });
+    const children = [...workers.values()];
+    for (const child of children) child.kill("SIGTERM");
+    const deadline = Bun.sleep((config.drainSeconds + 2) * 1000);
+    await Promise.race([Promise.all(children.map((c) => c.exited)), deadline]);
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    logEvent("stopped", { supervisor: process.pid });
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}

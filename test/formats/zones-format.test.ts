@@ -1,0 +1,80 @@
+// zones.bin is refused, with a message naming the file, when it is not what the reader
+// expects: truncated, corrupted, or from an unknown major format version.
+
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compileTzdb, toTableInput } from "../../scripts/tzdb/compile.ts";
+import { TableFormatError } from "../../server/core/errors.ts";
+import { decodeZones, encodeZones } from "../../server/formats/zones-format.ts";
+import { ZoneTable } from "../../server/tz/zone-table.ts";
+import { REPO_TZDATA } from "../support/zone-table.ts";
+
+const good = encodeZones(toTableInput(compileTzdb([{ name: "tzdata.zi", text: await Bun.file(REPO_TZDATA).text() }]), "2026-11-21T00:00:00Z"));
+const copy = () => good.slice();
+const refusal = (bytes: Uint8Array) => {
+  try {
+    decodeZones(bytes.buffer as ArrayBuffer, "/srv/generated/zones.bin");
+  } catch (error) {
+    expect(error).toBeInstanceOf(TableFormatError);
+    return (error as Error).message;
+  }
+  throw new Error("the reader accepted a bad file");
+};
+
+describe("zones.bin validation", () => {
+  test("a good file round-trips its metadata", () => {
+    const data = decodeZones(copy().buffer as ArrayBuffer, "zones.bin");
+    expect(data.tzdbVersion).toBe("2026f");
+    expect(data.formatMajor).toBe(1);
+    expect(data.builtAt).toBe("2026-11-21T00:00:00Z");
+  });
+
+  test("truncated", () => {
+    expect(refusal(good.slice(0, good.length - 100))).toMatch(/^\/srv\/generated\/zones\.bin: length mismatch: the header declares \d+ bytes but the file has \d+/);
+    expect(refusal(good.slice(0, 20))).toBe("/srv/generated/zones.bin: truncated: 20 bytes is shorter than the 64-byte header");
+    expect(refusal(new Uint8Array(0))).toContain("truncated");
+  });
+
+  test("bad magic", () => {
+    const bytes = copy();
+    bytes[0] = 0x7f;
+    expect(refusal(bytes)).toBe("/srv/generated/zones.bin: not a zonetime zone table (bad magic bytes)");
+  });
+
+  test("an unknown major version", () => {
+    const bytes = copy();
+    new DataView(bytes.buffer).setUint16(8, 2, true);
+    expect(refusal(bytes)).toContain("format major version 2 is not supported (this build reads 1)");
+  });
+
+  test("a newer minor version is read", () => {
+    const bytes = copy();
+    new DataView(bytes.buffer).setUint16(10, 7, true);
+    expect(decodeZones(bytes.buffer as ArrayBuffer, "zones.bin").formatMinor).toBe(7);
+  });
+
+  test("a count that no longer matches the length", () => {
+    const bytes = copy();
+    const view = new DataView(bytes.buffer);
+    view.setUint32(24, view.getUint32(24, true) + 1, true); // transitionCount
+    expect(refusal(bytes)).toContain("length mismatch");
+  });
+
+  test("an index pointing outside its section", () => {
+    const bytes = copy();
+    const view = new DataView(bytes.buffer);
+    const transitions = view.getUint32(24, true);
+    // The first zone record follows the transition times: point its initial type far away.
+    view.setInt32(64 + 8 * transitions + 8, 1_000_000, true);
+    expect(refusal(bytes)).toBe("/srv/generated/zones.bin: zone 0: initial type out of range");
+  });
+
+  test("ZoneTable.load names the file it refused", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "zonetime-bin-"));
+    const file = join(dir, "zones.bin");
+    writeFileSync(file, good.slice(0, 1000));
+    expect(ZoneTable.load(file)).rejects.toThrow(`${file}: length mismatch`);
+  });
+});
