@@ -5,11 +5,11 @@
 // an exact even-odd test against the polygon edges kept in that cell. A lookup reads typed
 // arrays only: no file read, no allocation.
 
-import { TableFormatError } from "../core/errors.ts";
 import {
   CHILD_ANSWER, CHILD_NODE, CHILD_VALUE_MASK, DELTA_ESCAPE, MASK_TABLE_BITS, MAX_LEAF_FEATURES, SEA,
   decodeGeoTable, referencePoint, type GeoTableData,
 } from "../formats/geo-format.ts";
+import { mapTable } from "../formats/map-table.ts";
 
 export const GEO_FILE = "geo.bin";
 
@@ -54,20 +54,9 @@ export class GeoTable {
     this.answers = answers;
   }
 
-  /** Maps the file read-only: N workers share the page cache instead of N private copies.
-   *  The build replaces the file by rename (write-atomically.ts), never in place, so a
-   *  mapping stays valid until the next load. */
+  /** Maps the file read-only (formats/map-table.ts): workers share its pages. */
   static load(path: string): GeoTable {
-    let bytes: Uint8Array;
-    try {
-      bytes = Bun.mmap(path, { shared: false });
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      throw new TableFormatError(path, code === "ENOENT" ? "missing: run `bun run build`" : `cannot be mapped (${code ?? String(error)})`);
-    }
-    // A mapping is its own ArrayBuffer; anything else is copied out whole.
-    const whole = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength;
-    return new GeoTable(decodeGeoTable((whole ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer, path));
+    return new GeoTable(decodeGeoTable(mapTable(path), path));
   }
 
   /** The answer index (into `answers`) for a point; -1 only for a non-finite or out-of-range
