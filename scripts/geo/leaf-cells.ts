@@ -73,20 +73,20 @@ class LeafGeometry {
       low = Math.min(low, this.ys[i]!);
       high = Math.max(high, this.ys[i]!);
     }
-    const bands = Math.max(1, Math.min(4096, Math.ceil(edges.length / 8)));
+    const bands = Math.max(1, Math.min(4096, Math.ceil(this.edges.length / 8)));
     this.bandCount = bands;
     this.bandLow = low;
     this.bandHeight = Math.max(1, (high - low + 1) / bands);
     const counts = new Int32Array(bands + 1);
     const spanOf = (e: number) => [this.band(Math.min(this.ys[e]!, this.ys[e + 1]!)), this.band(Math.max(this.ys[e]!, this.ys[e + 1]!))] as const;
-    for (const e of edges) {
+    for (const e of this.edges) {
       const [b0, b1] = spanOf(e);
       for (let b = b0; b <= b1; b++) counts[b + 1]!++;
     }
     for (let b = 0; b < bands; b++) counts[b + 1]! += counts[b]!;
     this.bandStarts = counts.slice();
     this.bandEdges = new Int32Array(counts[bands]!);
-    for (const e of edges) {
+    for (const e of this.edges) {
       const [b0, b1] = spanOf(e);
       for (let b = b0; b <= b1; b++) this.bandEdges[counts[b]!++] = e;
     }
@@ -176,7 +176,7 @@ export function compileLeaf(out: TableWriter, features: LeafFeature[], rect: Rec
   answerOfMask: (mask: number) => number, stats: LeafStats): number {
   const g = new LeafGeometry(features, stats);
   // Products of coordinate differences within the leaf must stay exact in doubles (< 2^53).
-  let extent = (r => Math.max(r.right - r.left, r.top - r.bottom) * MICRO)(rect);
+  let extent = Math.max(rect.right - rect.left, rect.top - rect.bottom) * MICRO;
   for (let i = 0; i < g.xs.length; i++) {
     extent = Math.max(extent, Math.abs(g.xs[i]! - rect.left * MICRO), Math.abs(g.ys[i]! - rect.bottom * MICRO));
   }
@@ -232,7 +232,6 @@ export function compileLeaf(out: TableWriter, features: LeafFeature[], rect: Rec
   };
   return split(rect, g.edges.filter((e) => g.touches(e, rect)));
 }
-
 
 function pushDelta(out: TableWriter, dx: number, dy: number): void {
   if (dx > -32768 && dx < 32768 && dy > -32768 && dy < 32768) {
