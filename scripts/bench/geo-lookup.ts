@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GEO_FILE, GeoTable } from "../../server/geo/geo-locator.ts";
+import { GEO_FILE } from "../../server/formats/geo-format.ts";
+import { GeoTable } from "../../server/geo/geo-locator.ts";
 import { ZoneTable } from "../../server/tz/zone-table.ts";
 import { zoneLocations } from "../geo/agreement.ts";
 import { buildGeo } from "../geo/build-geo.ts";

@@ -8,7 +8,8 @@
 
 import { find } from "geo-tz/all";
 import { join } from "node:path";
-import { GEO_FILE, GeoTable } from "../../server/geo/geo-locator.ts";
+import { GEO_FILE } from "../../server/formats/geo-format.ts";
+import { GeoTable } from "../../server/geo/geo-locator.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "../paths.ts";
 
 export type PointKind = "city" | "border" | "uniform" | "special";

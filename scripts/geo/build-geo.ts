@@ -1,9 +1,8 @@
 // `bun run build`, coordinates part: geo-tz's boundary polygons -> generated/geo.bin.
 
 import { join } from "node:path";
-import { encodeGeoTable } from "../../server/formats/geo-format.ts";
+import { GEO_FILE, encodeGeoTable } from "../../server/formats/geo-format.ts";
 import type { GeoManifest } from "../../server/formats/manifest.ts";
-import { GEO_FILE } from "../../server/geo/geo-locator.ts";
 import { sha256Hex, writeAtomically } from "../write-atomically.ts";
 import { compileGeo } from "./compile-geo.ts";
 import { GEO_TZ_PACKAGE } from "./geo-release.ts";

@@ -28,6 +28,7 @@
 import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";
 import { HEADER_BYTES, openTable, writeHeader, type TableKind } from "./table-header.ts";
 
+export const GEO_FILE = "geo.bin";
 export const GEO_TABLE: TableKind = { magic: "ZTGEO\0\0\0", major: 1, minor: 0, what: "coordinates table" };
 
 /** A child word: its top two bits say what the low 30 bits are. */

@@ -11,8 +11,6 @@ import {
 } from "../formats/geo-format.ts";
 import { mapTable } from "../formats/map-table.ts";
 
-export const GEO_FILE = "geo.bin";
-
 // geo-tz's root box and clamps (find.ts): a pole or the antimeridian is nudged inside it.
 const EDGE_LAT = 89.9999;
 const EDGE_LON = 179.9999;

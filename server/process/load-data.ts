@@ -7,7 +7,8 @@ import { readManifest } from "../formats/manifest.ts";
 import { ZONES_FILE } from "../formats/zones-format.ts";
 import type { Tables } from "../http/api-data.ts";
 import { TableFormatError } from "../core/errors.ts";
-import { GEO_FILE, GeoTable } from "../geo/geo-locator.ts";
+import { GEO_FILE } from "../formats/geo-format.ts";
+import { GeoTable } from "../geo/geo-locator.ts";
 import { IpTables } from "../ip/ip-locator.ts";
 import { ZoneTable } from "../tz/zone-table.ts";
 

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { checkAgreement, zoneLocations } from "../../scripts/geo/agreement.ts";
 import { sha256Hex } from "../../scripts/write-atomically.ts";
 import { TableFormatError } from "../../server/core/errors.ts";
-import { decodeGeoTable } from "../../server/formats/geo-format.ts";
-import { GEO_FILE, GeoTable } from "../../server/geo/geo-locator.ts";
+import { GEO_FILE, decodeGeoTable } from "../../server/formats/geo-format.ts";
+import { GeoTable } from "../../server/geo/geo-locator.ts";
 import { ROOT, testDataDir } from "../support/test-server.ts";
 
 let dataDir: string;
