@@ -4,6 +4,7 @@
 //   /timezone/{area}[/{sub}]        the names under a prefix (America, America/Argentina)
 //   /timezone/{name}                a time object (any Zone or Link, any letter case)
 //   /ip, /ip/{address}              a time object for the caller's or any address
+//   /coordinates/{lat},{lng}        a time object for the zone at a point
 //   ...with `.txt` for plain text, a trailing slash allowed, `?at=` for another instant,
 //   and all of it again under /api in the WorldTimeAPI profile.
 
@@ -12,6 +13,7 @@ import { formatIp, parseIp, type IpAddress } from "../ip/address.ts";
 import { lookupKey } from "../ip/special-ranges.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
 import { invalidAt, parseAt } from "./at-param.ts";
+import { parseCoordinates } from "./coordinates-param.ts";
 import { MALFORMED_IP, MALFORMED_PATH, UNKNOWN_LOCATION } from "./http-errors.ts";
 import { queryParam, safeDecode } from "./request-target.ts";
 import type { RouteRequest } from "./routes.ts";
@@ -53,6 +55,21 @@ export function ipAddress(request: RouteRequest): Response {
   const text = safeDecode(request.params[0]!);
   if (text === null) throw MALFORMED_IP();
   return ipTimeObject(request, text, null);
+}
+
+/** `/coordinates/{point}`: a time object for the zone at a latitude, longitude. */
+export function coordinates(request: RouteRequest): Response {
+  const text = safeDecode(request.params[0]!);
+  if (text === null) throw MALFORMED_PATH();
+  const { lat, lng } = parseCoordinates(text);
+  const { geo, zones, renderer, responses } = request.data;
+  const zonesThere = geo.answers[geo.answerAt(lat, lng)]!;
+  // Every name of geo.bin resolves (load-data.ts checks at load).
+  const resolved = zones.resolve(zonesThere[0]!)!;
+  const body = renderer.render(resolved, instantOf(request), request.clientAddress, request.profile, request.format);
+  return zonesThere.length === 1
+    ? responses.timeObject(body, request.format, request.head)
+    : responses.timeObjectWithOthers(body, request.format, request.head, zonesThere.slice(1));
 }
 
 /** `shown` is the client_ip to answer with; null: the address asked about, normalised. */

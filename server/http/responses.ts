@@ -12,6 +12,8 @@ const PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 const PREFLIGHT_MAX_AGE = "86400";
 export const TZDB_VERSION_HEADER = "X-Tzdb-Version";
+/** /coordinates where the boundary data gives a place more than one zone: the others. */
+export const OTHER_TIMEZONES_HEADER = "X-Other-Timezones";
 
 export class Responses {
   private readonly base: Record<string, string>;
@@ -25,7 +27,7 @@ export class Responses {
   constructor(tzdbVersion: string, listFingerprint: string, extraHeaders: Record<string, string> = {}) {
     this.base = {
       "Access-Control-Allow-Origin": "*",
-      "Access-Control-Expose-Headers": `${TZDB_VERSION_HEADER}, ETag, Retry-After, RateLimit, RateLimit-Policy`,
+      "Access-Control-Expose-Headers": `${TZDB_VERSION_HEADER}, ${OTHER_TIMEZONES_HEADER}, ETag, Retry-After, RateLimit, RateLimit-Policy`,
       "X-Content-Type-Options": "nosniff",
       [TZDB_VERSION_HEADER]: tzdbVersion,
       ...extraHeaders,
@@ -44,6 +46,14 @@ export class Responses {
   /** A time object: never cached, it is stale a microsecond later. */
   timeObject(body: Uint8Array, format: Format, head: boolean): Response {
     return new Response(head ? null : body, { headers: this.live[format] });
+  }
+
+  /** A time object for a place the data gives more than one zone: the first answers, the
+   *  others are named in a header (the time object keeps its fixed keys). Rare: disputed areas. */
+  timeObjectWithOthers(body: Uint8Array, format: Format, head: boolean, others: readonly string[]): Response {
+    const headers = new Headers(this.live[format]);
+    headers.set(OTHER_TIMEZONES_HEADER, others.join(", "));
+    return new Response(head ? null : body, { headers });
   }
 
   /** The headers of a time object (the benchmark's floor baseline sends the same). */

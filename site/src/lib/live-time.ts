@@ -13,11 +13,19 @@ export interface TimeObject {
   client_ip: string | null;
 }
 
-export async function fetchTime(path: string): Promise<{ time: TimeObject; at: number } | { error: string; status: number }> {
+export interface FetchedTime {
+  time: TimeObject;
+  at: number;
+  /** /coordinates where the data gives the place more than one zone: the others (X-Other-Timezones). */
+  others: string[];
+}
+
+export async function fetchTime(path: string): Promise<FetchedTime | { error: string; status: number }> {
   const response = await fetch(path, { cache: "no-store" });
   const body = await response.json();
   if (!response.ok) return { error: body.error ?? `HTTP ${response.status}`, status: response.status };
-  return { time: body as TimeObject, at: performance.now() };
+  const others = response.headers.get("X-Other-Timezones");
+  return { time: body as TimeObject, at: performance.now(), others: others ? others.split(",").map((z) => z.trim()) : [] };
 }
 
 const two = (n: number) => String(n).padStart(2, "0");
@@ -33,10 +41,10 @@ export function wallClock(datetime: string, elapsedMs: number): string {
 }
 
 /** Keeps `element`'s [data-role=time] ticking for a time object; re-asks the API every minute. */
-export function runClock(element: HTMLElement, path: () => string, describe: (t: TimeObject) => string): () => void {
+export function runClock(element: HTMLElement, path: () => string, describe: (t: TimeObject, others: string[]) => string): () => void {
   const timeEl = element.querySelector<HTMLElement>("[data-role=time]")!;
   const metaEl = element.querySelector<HTMLElement>("[data-role=meta]")!;
-  let current: { time: TimeObject; at: number } | null = null;
+  let current: FetchedTime | null = null;
   let stopped = false;
   const load = async () => {
     const result = await fetchTime(path()).catch((e: unknown) => ({ error: String(e), status: 0 }));
@@ -51,7 +59,7 @@ export function runClock(element: HTMLElement, path: () => string, describe: (t:
     current = result;
     element.dataset.state = "live";
     element.dataset.timezone = result.time.timezone;
-    metaEl.textContent = describe(result.time);
+    metaEl.textContent = describe(result.time, result.others);
     tick();
   };
   const tick = () => {
