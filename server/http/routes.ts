@@ -20,7 +20,7 @@ import { health, healthLive, healthReady, metrics, openapiDocument } from "./ser
 export interface RouteRequest {
   profile: Profile;
   format: Format;
-  /** HEAD: the handler's answer loses its body. */
+  /** HEAD: answered with the GET body, which Bun does not send (responses.ts adds the Date Bun leaves off). */
   head: boolean;
   /** The pattern's parameters in order, raw (percent-encoded: decode with safeDecode). */
   params: readonly string[];
