@@ -5,6 +5,7 @@
 
 import type { Server } from "bun";
 import { logError, logEvent } from "../core/log.ts";
+import { acceptsHtml } from "./accepts-html.ts";
 import type { AppState } from "./app-state.ts";
 import { peerAddress, resolveClient } from "./client-address.ts";
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
@@ -71,15 +72,18 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
       }, state);
     }
     if (match.api) throw NOT_FOUND(); // an unknown path under /api
-    return sitePage(target.path, head, state);
+    return sitePage(target.path, head, () => req.headers.get("accept"), state);
   } catch (error) {
     if (error instanceof HttpError) return responses.error(error, format, head);
     throw error;
   }
 }
 
-/** The website's file at `path`, its 404 page, or (without a website) the API's index at `/`. */
-function sitePage(path: string, head: boolean, state: AppState): Response {
+/**
+ * The website's file at `path`, or (without a website) the API's index at `/`. An unknown
+ * path is the site's 404 page for a client that asks for HTML, the JSON error for any other.
+ */
+function sitePage(path: string, head: boolean, accept: () => string | null, state: AppState): Response {
   const { responses } = state.data;
   const site = state.site;
   if (site === null) {
@@ -91,7 +95,7 @@ function sitePage(path: string, head: boolean, state: AppState): Response {
     }, "public, max-age=300", head);
   }
   const file = site.lookup(path);
-  const page = file ?? site.notFound;
+  const page = file ?? (acceptsHtml(accept()) ? site.notFound : null);
   if (!page) throw NOT_FOUND();
   const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
   if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
