@@ -10,8 +10,8 @@
 import type { Instant } from "../core/clock.ts";
 import { formatIp, parseIp, type IpAddress } from "../ip/address.ts";
 import { lookupKey } from "../ip/special-ranges.ts";
-import type { ZoneTable } from "../tz/zone-table.ts";
-import { invalidAt, parseAt } from "./at-param.ts";
+import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
+import { checkLocalYears, invalidAt, parseAt } from "./at-param.ts";
 import { MALFORMED_IP, MALFORMED_PATH, UNKNOWN_LOCATION } from "./http-errors.ts";
 import { queryParam, safeDecode } from "./request-target.ts";
 import type { RouteRequest } from "./routes.ts";
@@ -34,7 +34,7 @@ export function timezoneName(request: RouteRequest): Response {
   if (name.length > MAX_NAME_LENGTH) throw UNKNOWN_LOCATION();
   const resolved = zones.resolve(name);
   if (resolved) {
-    const body = request.data.renderer.render(resolved, instantOf(request), request.clientAddress, request.profile, request.format);
+    const body = request.data.renderer.render(resolved, instantOf(request, resolved), request.clientAddress, request.profile, request.format);
     return responses.timeObject(body, request.format, request.head);
   }
   const under = namesUnder(zones, name);
@@ -60,7 +60,7 @@ function ipTimeObject(request: RouteRequest, text: string, shown: string | null)
   const address = parseIp(text);
   if (!address) throw MALFORMED_IP();
   const resolved = zoneOfAddress(request, address);
-  const body = request.data.renderer.render(resolved, instantOf(request), shown ?? formatIp(address), request.profile, request.format);
+  const body = request.data.renderer.render(resolved, instantOf(request, resolved), shown ?? formatIp(address), request.profile, request.format);
   return request.data.responses.timeObject(body, request.format, request.head);
 }
 
@@ -73,12 +73,14 @@ function zoneOfAddress(request: RouteRequest, address: IpAddress) {
   return resolved;
 }
 
-/** `?at=`, or now. */
-function instantOf(request: RouteRequest): Instant {
+/** `?at=`, or now; an instant whose local time in `name` is outside years 0001-9999 is refused. */
+function instantOf(request: RouteRequest, name: ResolvedName): Instant {
   const at = queryParam(request.query, "at");
   if (at === undefined) return request.clock();
   if (at === null) throw invalidAt(); // a broken percent-escape
-  return parseAt(at);
+  const instant = parseAt(at);
+  checkLocalYears(instant, request.data.zones.periodAt(name.zone, instant.seconds).type.utoff, name.name);
+  return instant;
 }
 
 /** Names under a prefix such as `America` or `america/argentina`, canonical casing. */
