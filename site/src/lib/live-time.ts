@@ -13,11 +13,18 @@ export interface TimeObject {
   client_ip: string | null;
 }
 
-export async function fetchTime(path: string): Promise<{ time: TimeObject; at: number } | { error: string; status: number }> {
-  const response = await fetch(path, { cache: "no-store" });
-  const body = await response.json();
-  if (!response.ok) return { error: body.error ?? `HTTP ${response.status}`, status: response.status };
-  return { time: body as TimeObject, at: performance.now() };
+export type TimeResult = { time: TimeObject; at: number } | { error: string; status: number };
+
+/** One request, its body always read (an unread body keeps the request open in the browser). */
+export async function fetchTime(path: string): Promise<TimeResult> {
+  try {
+    const response = await fetch(path, { cache: "no-store" });
+    const body = await response.json();
+    if (!response.ok) return { error: body.error ?? `HTTP ${response.status}`, status: response.status };
+    return { time: body as TimeObject, at: performance.now() };
+  } catch (e) {
+    return { error: String(e), status: 0 };
+  }
 }
 
 const two = (n: number) => String(n).padStart(2, "0");
@@ -32,14 +39,19 @@ export function wallClock(datetime: string, elapsedMs: number): string {
   return `${t.getUTCFullYear()}-${two(t.getUTCMonth() + 1)}-${two(t.getUTCDate())} ${two(t.getUTCHours())}:${two(t.getUTCMinutes())}:${two(t.getUTCSeconds())}`;
 }
 
-/** Keeps `element`'s [data-role=time] ticking for a time object; re-asks the API every minute. */
-export function runClock(element: HTMLElement, path: () => string, describe: (t: TimeObject) => string): () => void {
+/**
+ * Keeps `element`'s [data-role=time] ticking for a time object; re-asks the API every minute.
+ * `first`: an answer for `path()` already fetched, shown instead of asking again.
+ */
+export function runClock(element: HTMLElement, path: () => string, describe: (t: TimeObject) => string, first?: TimeResult): () => void {
   const timeEl = element.querySelector<HTMLElement>("[data-role=time]")!;
   const metaEl = element.querySelector<HTMLElement>("[data-role=meta]")!;
   let current: { time: TimeObject; at: number } | null = null;
   let stopped = false;
+  let given = first;
   const load = async () => {
-    const result = await fetchTime(path()).catch((e: unknown) => ({ error: String(e), status: 0 }));
+    const result = given ?? (await fetchTime(path()));
+    given = undefined;
     if (stopped) return;
     if ("error" in result) {
       current = null;
