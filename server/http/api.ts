@@ -7,6 +7,7 @@
 //   ...with `.txt` for plain text, a trailing slash allowed, `?at=` for another instant,
 //   and all of it again under /api in the WorldTimeAPI profile.
 
+import { asciiLowerCase } from "../core/ascii-fold.ts";
 import type { Instant } from "../core/clock.ts";
 import { formatIp, parseIp, type IpAddress } from "../ip/address.ts";
 import { lookupKey } from "../ip/special-ranges.ts";
@@ -85,7 +86,8 @@ function instantOf(request: RouteRequest, name: ResolvedName): Instant {
 
 /** Names under a prefix such as `America` or `america/argentina`, canonical casing. */
 function namesUnder(zones: ZoneTable, prefix: string): string[] {
-  const lower = `${prefix.toLowerCase()}/`;
-  if (lower === "/") return [];
+  const folded = asciiLowerCase(prefix);
+  if (folded === null || folded === "") return [];
+  const lower = `${folded}/`;
   return zones.names.filter((n) => n.toLowerCase().startsWith(lower));
 }

@@ -10,21 +10,22 @@ import type { AppState } from "./app-state.ts";
 import { peerAddress, resolveClient } from "./client-address.ts";
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
-import { matchRoute, type RouteMatch } from "./routes.ts";
+import { matchRoute, REFUSED_PATH, type RouteMatch } from "./routes.ts";
 import { PAGE_SECURITY_HEADERS } from "./static-site.ts";
 
 export { createAppState, type AppState } from "./app-state.ts";
 
-export type FetchHandler = (req: Request, server: Server<unknown> | null) => Response;
+/** `refused`: the raw path is one raw-path-guard.ts refuses (its routes call the handler so). */
+export type FetchHandler = (req: Request, server: Server<unknown> | null, refused?: boolean) => Response;
 
 export function createFetchHandler(state: AppState): FetchHandler {
   const trusted = state.config.trustedProxies;
-  return (req, server) => {
+  return (req, server, refused = false) => {
     const started = performance.now();
     const target = requestTarget(req.url);
     const peer = peerAddress(req, server);
     const client = trusted.length > 0 ? resolveClient(peer, req.headers, trusted) : peer;
-    const match = matchRoute(target.path);
+    const match = refused ? REFUSED_PATH : matchRoute(target.path);
     let response: Response;
     try {
       const refusal = match.route === null || match.route.limited ? rateLimit(state, client, req.method, match) : null;

@@ -109,7 +109,7 @@ export class Responses {
 }
 
 /** A response with its body, for HEAD too (see the top of this file). */
-function answer(body: BodyInit, init: ResponseInit, head: boolean): Response {
+function answer(body: Bun.BodyInit, init: ResponseInit, head: boolean): Response {
   const response = new Response(body, init);
   if (head) response.headers.set("Date", httpDate());
   return response;

@@ -1,6 +1,7 @@
 // The service's routes as one table: one row per route, its path pattern, its handler and
 // its metrics label. The metrics route labels are this table's labels (in row order), then
-// "site" for the website and "other" for an unknown /api path. Adding an endpoint is
+// "site" for the website and "other" for an unknown /api path or a refused raw path
+// (raw-path-guard.ts). Adding an endpoint is
 // adding a row; rows are tried in order, so a more specific pattern goes first
 // (`/timezone/{name*}/info` before `/timezone/{name*}`).
 //
@@ -155,6 +156,9 @@ export function endsWithTxt(path: string): boolean {
   return n > 4 && path.charCodeAt(n - 4) === 46 && (path.charCodeAt(n - 3) | 32) === 116 &&
     (path.charCodeAt(n - 2) | 32) === 120 && (path.charCodeAt(n - 1) | 32) === 116;
 }
+
+/** A path refused before routing (raw-path-guard.ts): matched by no row, answered the JSON 404. */
+export const REFUSED_PATH: RouteMatch = Object.freeze({ route: null, params: NO_PARAMS, profile: "spec", format: "json", label: OTHER, api: true });
 
 export function matchRoute(rawPath: string): RouteMatch {
   let path = rawPath;

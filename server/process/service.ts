@@ -7,6 +7,7 @@ import { constants } from "node:crypto";
 import { apiData } from "../http/api-data.ts";
 import { createAppState, createFetchHandler, internalError, type AppState } from "../http/handler.ts";
 import { httpsRedirect } from "../http/https-redirect.ts";
+import { refusedPathPatterns } from "../http/raw-path-guard.ts";
 import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
 import type { Config } from "./config.ts";
 import { loadData } from "./load-data.ts";
@@ -54,6 +55,9 @@ export async function startServer(config: Config, options: { reusePort?: boolean
   const state = createAppState(await loadData(config.dataDir), realtimeClock, config, options.workerId ?? "0");
   const data = state.data;
   const fetch = createFetchHandler(state);
+  // Matched by Bun's router on the raw request-target (see http/raw-path-guard.ts).
+  const refuse = (req: Request, server: BunServer) => fetch(req, server, true);
+  const routes = Object.fromEntries(refusedPathPatterns().map((pattern) => [pattern, refuse]));
   const server = listen(config.host, (hostname) => Bun.serve({
     hostname,
     port: config.port,
@@ -64,6 +68,7 @@ export async function startServer(config: Config, options: { reusePort?: boolean
     tls: config.tls
       ? { cert: Bun.file(config.tls.certFile), key: Bun.file(config.tls.keyFile), secureOptions: NO_OLD_TLS, ciphers: INTERMEDIATE_TLS12_CIPHERS }
       : undefined,
+    routes,
     fetch,
     error(error: Error) {
       logError("unhandled", error);

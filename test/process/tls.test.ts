@@ -82,7 +82,8 @@ describe("the plain-HTTP port", () => {
     expect(r.status).toBe(308);
     expect(r.headers.get("location")).toBe(`https://127.0.0.1:${service.server.port}/timezone/UTC?at=0`);
     expect(r.headers.get("cache-control")).toBe("no-store");
-    for (const [host, name] of [["time.example.org", "time.example.org"], ["TIME.Example.ORG:80", "time.example.org"], ["time.example.org.", "time.example.org"], ["[::1]:8080", "[::1]"]]) {
+    const hosts: [string, string][] = [["time.example.org", "time.example.org"], ["TIME.Example.ORG:80", "time.example.org"], ["time.example.org.", "time.example.org"], ["[::1]:8080", "[::1]"]];
+    for (const [host, name] of hosts) {
       const response = await redirect(host);
       expect({ host, status: statusOf(response), location: location(response) })
         .toEqual({ host, status: 308, location: `https://${name}:${service.server.port}/timezone/UTC?at=0` });
