@@ -29,6 +29,7 @@ describe("dot segments never change the route", () => {
     "/timezone/%2e%2e", "/api/../timezone/UTC", "/api/%2E%2E/timezone/UTC", "/timezone/Europe/../UTC", "/timezone/.",
     "/timezone/America/..", "/timezone/America/../", "/./timezone/UTC", "/timezone/./UTC", "/ip/8.8.8.8/..", "/../timezone/UTC",
     "/api/timezone/Europe/%2e%2e/UTC.txt", "/health/../metrics", "/_astro/../index.html", "/docs/..",
+    "http://localhost/api/../timezone/UTC", "HTTP://localhost/timezone/%2E%2E", // absolute-form targets
   ])("%s: the JSON 404, whatever the client accepts", async (path) => {
     expect({ path, ...(await send(path)) }).toEqual({ path, ...NOT_FOUND });
     expect({ path, ...(await send(path, "GET", "application/json")) }).toEqual({ path, ...NOT_FOUND });
