@@ -9,7 +9,7 @@ import { rawRequest, statusOf } from "../support/raw-http.ts";
 
 let service: Service;
 beforeAll(async () => {
-  service = await startServer(await testConfig({ SITE_DIR: await testSiteDir() }));
+  service = await startServer(await testConfig({ SITE_DIR: await testSiteDir() }), { reusePort: false });
 }, 120_000);
 afterAll(() => service?.server.stop(true));
 

@@ -1,23 +1,24 @@
 // `bun run tzdb:update` with IANA's real 2026b release tarball (read from ../shared, never
 // copied into the repo), from a path and from a URL on 127.0.0.1, and with broken inputs
-// the test makes itself. Every run works on a copy of data/tzdb, never on the repo's own.
+// the test makes itself. Every run works on a copy of the pinned 2026f fixture (so what it
+// replaces is known whatever data/tzdb holds), never on the repo's own data/tzdb.
 
 import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ZoneTable } from "../../server/tz/zone-table.ts";
+import { PINNED_RELEASE, PINNED_TZDB_DIR } from "../support/pinned-tzdb.ts";
+import { sharedData } from "../support/shared-data.ts";
 import { utc } from "../support/zone-table.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
-const TARBALL = join(ROOT, "..", "shared", "data", "iana-release-2026b", "tzdata2026b.tar.gz");
+const TARBALL = sharedData(join("data", "iana-release-2026b", "tzdata2026b.tar.gz"), "the tzdb:update tests") ?? "";
 const TARBALL_SHA256 = "114543d9f19a6bfeb5bca43686aea173d38755a3db1f2eec112647ae92c6f544";
-const hasTarball = existsSync(TARBALL);
-if (!hasTarball) console.warn(`update tests skipped: ${TARBALL} is absent (it lives in ../shared, beside the repo)`);
 
 function workspace(): { tzdbDir: string; outDir: string } {
   const dir = mkdtempSync(join(tmpdir(), "zonetime-update-"));
-  cpSync(join(ROOT, "data", "tzdb"), join(dir, "tzdb"), { recursive: true });
+  cpSync(PINNED_TZDB_DIR, join(dir, "tzdb"), { recursive: true });
   return { tzdbDir: join(dir, "tzdb"), outDir: join(dir, "generated") };
 }
 
@@ -53,7 +54,7 @@ async function expectAnswersOf2026b(outDir: string) {
 let server: ReturnType<typeof Bun.serve> | null = null;
 afterAll(() => server?.stop(true));
 
-describe.skipIf(!hasTarball)("tzdb:update", () => {
+describe.skipIf(!TARBALL)("tzdb:update", () => {
   test("from a path: shows version, sha256 and what changes, replaces the source, rebuilds", async () => {
     const ws = workspace();
     const result = await runUpdate(TARBALL, ws);
@@ -61,7 +62,7 @@ describe.skipIf(!hasTarball)("tzdb:update", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("release 2026b (tarball)");
     expect(result.stdout).toContain(`sha256 ${TARBALL_SHA256}`);
-    expect(result.stdout).toContain("replacing 2026f with 2026b");
+    expect(result.stdout).toContain(`replacing ${PINNED_RELEASE} with 2026b`);
     expect(result.stdout).toContain("names added (0): none");
     for (const zone of ["America/Havana", "America/Winnipeg", "America/Edmonton", "Africa/Casablanca"]) {
       expect(result.stdout).toContain(`  ${zone}: at `);

@@ -46,7 +46,9 @@ export function testSiteDir(): Promise<string> {
 }
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<{ url: string; port: number; stop: () => void }> {
-  const { server } = await startServer(await testConfig(env));
+  // Never reusePort in tests: on a shared machine another process's server bound with it may
+  // be handed the same ephemeral port, and the kernel would split our connections with it.
+  const { server } = await startServer(await testConfig(env), { reusePort: false });
   return { url: `http://127.0.0.1:${server.port}`, port: server.port!, stop: () => server.stop(true) };
 }
 

@@ -140,3 +140,31 @@ export function compareHistories(name: string, ours: ZoneHistory, reference: Zon
 export function yearStart(year: number): number {
   return daysFromCivil(year, 1, 1) * SECONDS_PER_DAY;
 }
+
+export interface StateAt {
+  state: ClockState;
+  /** When isdst, the UTC bounds of the isdst run around the instant (null past the history). */
+  from: number | null;
+  until: number | null;
+}
+
+/** What zdump says at t: the state, and when isdst the bounds of the isdst run around it. */
+export function stateAt(history: ZoneHistory, t: number): StateAt {
+  const all = [{ at: -Infinity, state: history.initial }, ...history.transitions];
+  let i = 0;
+  while (i + 1 < all.length && all[i + 1]!.at <= t) i++;
+  const state = all[i]!.state;
+  if (!state.isdst) return { state, from: null, until: null };
+  let first = i;
+  while (first > 0 && all[first - 1]!.state.isdst) first--;
+  let last = i;
+  while (last + 1 < all.length && all[last + 1]!.state.isdst) last++;
+  return { state, from: Number.isFinite(all[first]!.at) ? all[first]!.at : null, until: last + 1 < all.length ? all[last + 1]!.at : null };
+}
+
+/** A UT offset as the time object's utc_offset spells it (`+hh:mm`, seconds only when there are any). */
+export function utcOffsetText(utoff: number): string {
+  const a = Math.abs(utoff);
+  const hhmm = `${utoff < 0 ? "-" : "+"}${String(Math.floor(a / 3600)).padStart(2, "0")}:${String(Math.floor((a % 3600) / 60)).padStart(2, "0")}`;
+  return a % 60 === 0 ? hhmm : `${hhmm}:${String(a % 60).padStart(2, "0")}`;
+}

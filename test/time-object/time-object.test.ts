@@ -2,6 +2,8 @@
 
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testHandler } from "../support/test-server.ts";
+import { expectedClock } from "../support/tzdb-reference.ts";
+import { utc } from "../support/zone-table.ts";
 
 let handle: (req: Request) => Response;
 beforeAll(async () => {
@@ -81,9 +83,12 @@ describe("zones whose rules trip naive code", () => {
       dst_from: "2026-03-29T01:00:00+00:00", dst_until: "2026-10-25T01:00:00+00:00",
     });
   });
-  test("America/Havana and America/Winnipeg on 2026-11-21 follow 2026f, not ICU", async () => {
-    expect(await at("America/Havana", "2026-11-21T00:00:00Z")).toMatchObject({ utc_offset: "-04:00", abbreviation: "CDT", dst: true });
-    expect(await at("America/Winnipeg", "2026-11-21T00:00:00Z")).toMatchObject({ utc_offset: "-05:00", abbreviation: "EST", dst: false });
+  test("America/Havana and America/Winnipeg on 2026-11-21 follow data/tzdb as zdump reads it, not ICU", async () => {
+    // 2026f says -04 CDT and -05 EST where ICU says -05 and -06; the release in data/tzdb decides.
+    const instant = "2026-11-21T00:00:00Z";
+    for (const zone of ["America/Havana", "America/Winnipeg"]) {
+      expect(await at(zone, instant)).toMatchObject(await expectedClock(zone, utc(instant)));
+    }
   });
 });
 
