@@ -10,22 +10,23 @@ import type { AppState } from "./app-state.ts";
 import { peerAddress, resolveClient } from "./client-address.ts";
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
+import type { RawPath } from "./raw-path-guard.ts";
 import { matchRoute, REFUSED_PATH, type RouteMatch } from "./routes.ts";
 import { PAGE_SECURITY_HEADERS } from "./static-site.ts";
 
 export { createAppState, type AppState } from "./app-state.ts";
 
-/** `refused`: the raw path is one raw-path-guard.ts refuses (its routes call the handler so). */
-export type FetchHandler = (req: Request, server: Server<unknown> | null, refused?: boolean) => Response;
+/** `raw`: what Bun's router saw of the path as sent (raw-path-guard.ts); absent when called directly. */
+export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: RawPath) => Response;
 
 export function createFetchHandler(state: AppState): FetchHandler {
   const trusted = state.config.trustedProxies;
-  return (req, server, refused = false) => {
+  return (req, server, raw) => {
     const started = performance.now();
     const target = requestTarget(req.url);
     const peer = peerAddress(req, server);
     const client = trusted.length > 0 ? resolveClient(peer, req.headers, trusted) : peer;
-    const match = refused ? REFUSED_PATH : matchRoute(target.path);
+    const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
     let response: Response;
     try {
       const refusal = match.route === null || match.route.limited ? rateLimit(state, client, req.method, match) : null;
@@ -48,6 +49,13 @@ export function createFetchHandler(state: AppState): FetchHandler {
     }
     return response;
   };
+}
+
+/** The route of the parsed path, if the path as sent was under that route too; else refused. */
+function checkedMatch(path: string, raw: RawPath): RouteMatch {
+  if (raw.refused) return REFUSED_PATH;
+  const match = matchRoute(path);
+  return match.family === raw.family ? match : REFUSED_PATH;
 }
 
 function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState): Response {

@@ -7,7 +7,7 @@ import { constants } from "node:crypto";
 import { apiData } from "../http/api-data.ts";
 import { createAppState, createFetchHandler, internalError, type AppState } from "../http/handler.ts";
 import { httpsRedirect } from "../http/https-redirect.ts";
-import { refusedPathPatterns } from "../http/raw-path-guard.ts";
+import { rawPathRouting } from "../http/raw-path-guard.ts";
 import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
 import type { Config } from "./config.ts";
 import { loadData } from "./load-data.ts";
@@ -54,10 +54,8 @@ function listen(host: string | null, serve: (hostname: string) => BunServer): Bu
 export async function startServer(config: Config, options: { reusePort?: boolean; workerId?: string } = {}): Promise<Service> {
   const state = createAppState(await loadData(config.dataDir), realtimeClock, config, options.workerId ?? "0");
   const data = state.data;
-  const fetch = createFetchHandler(state);
-  // Matched by Bun's router on the raw request-target (see http/raw-path-guard.ts).
-  const refuse = (req: Request, server: BunServer) => fetch(req, server, true);
-  const routes = Object.fromEntries(refusedPathPatterns().map((pattern) => [pattern, refuse]));
+  // Bun's router sees the request-target as sent: http/raw-path-guard.ts.
+  const { routes, fetch } = rawPathRouting(createFetchHandler(state));
   const server = listen(config.host, (hostname) => Bun.serve({
     hostname,
     port: config.port,

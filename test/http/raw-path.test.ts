@@ -51,6 +51,12 @@ describe("dot segments never change the route", () => {
       expect({ path, ...(await send(path)) }).toEqual({ path, ...NOT_FOUND });
     }
   });
+  test("a backslash (the URL parser's `/`) cannot move a request to another route or profile", async () => {
+    for (const path of ["/api\\..\\timezone\\UTC", "/x\\..\\timezone\\UTC", "/timezone\\..\\ip\\8.8.8.8", "/api/x\\..\\timezone\\UTC",
+      "/api/timezone\\..\\ip\\8.8.8.8", "/x\\..\\api\\timezone\\UTC", "/api\\timezone\\UTC", "/timezone\\UTC", "/docs\\..\\health"]) {
+      expect({ path, ...(await send(path)) }).toEqual({ path, ...NOT_FOUND });
+    }
+  });
   test("HEAD and OPTIONS on such a path: the same 404 headers, the preflight", async () => {
     const head = await send("/api/../timezone/UTC", "HEAD");
     expect({ status: head.status, type: head.type, body: head.body }).toEqual({ status: 404, type: "application/json; charset=utf-8", body: "" });
@@ -69,6 +75,15 @@ describe("dot segments never change the route", () => {
       ["/docs/", 200, "<title>"],
       ["/timezone/...", 404, '{"error":"unknown location"}'],
       ["/timezone/..x", 404, '{"error":"unknown location"}'],
+      ["/timezone.TXT", 200, "Europe/London\n"],
+      ["/api/timezone/UTC/", 200, '"timezone":"UTC"'],
+      ["/api/ip/8.8.8.8.txt", 200, "client_ip: 8.8.8.8"],
+      ["/api", 404, '{"error":"not found"}'],
+      ["/api/", 404, '{"error":"not found"}'],
+      ["/api/health", 404, '{"error":"not found"}'],
+      ["/health", 200, '"live":true'],
+      ["/timezone/Europe\\London", 200, '"timezone":"Europe/London"'], // within one route's parameter: read as `/`
+      ["/TIMEZONE/UTC", 404, "Not found"],
     ];
     for (const [path, status, content] of ok) {
       const r = await send(path);
