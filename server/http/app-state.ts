@@ -3,7 +3,7 @@
 
 import type { Clock } from "../core/clock.ts";
 import { ClockCheck } from "../ops/clock-check.ts";
-import { Metrics } from "../ops/metrics.ts";
+import { Metrics, type MetricsSnapshot } from "../ops/metrics.ts";
 import type { Cidr } from "../ip/cidr.ts";
 import { apiData, type ApiData, type Tables } from "./api-data.ts";
 import { RateLimiter, type RateLimitConfig } from "./rate-limiter.ts";
@@ -13,6 +13,8 @@ import { StaticSite } from "./static-site.ts";
 /** The part of the process configuration (process/config.ts) that HTTP reads. */
 export interface HttpConfig {
   trustedProxies: readonly Cidr[];
+  /** The one header the trusted proxies write, lower case (TRUST_PROXY_HEADER). */
+  trustProxyHeader: string;
   rateLimit: RateLimitConfig | null;
   accessLog: boolean;
   /** Worker processes configured (reported in /metrics). */
@@ -37,19 +39,24 @@ export interface AppState {
   site: StaticSite | null;
   /** The serving clock compared with the system clock: a divergence fails readiness. */
   clockCheck: ClockCheck;
+  /** In a supervisor's worker: the whole instance's counts, collected at scrape time (ops/metrics-exchange.ts). */
+  instanceMetrics: (() => Promise<MetricsSnapshot>) | null;
 }
 
-export function createAppState(tables: Tables, clock: Clock, config: HttpConfig, workerId = "0"): AppState {
+/** `rateMemory`: the rate table's memory, shared by an instance's workers (private when alone). */
+export function createAppState(tables: Tables, clock: Clock, config: HttpConfig, workerId = "0", rateMemory?: ArrayBuffer): AppState {
+  const metrics = new Metrics(ROUTE_LABELS);
   return {
     data: apiData(tables, config.tls !== null),
     clock,
     config,
-    limiter: config.rateLimit ? new RateLimiter(config.rateLimit) : null,
-    metrics: new Metrics(ROUTE_LABELS),
+    limiter: config.rateLimit ? new RateLimiter(config.rateLimit, rateMemory) : null,
+    metrics,
     draining: false,
     startedAt: Date.now(),
     workerId,
     site: StaticSite.load(config.siteDir),
-    clockCheck: new ClockCheck(clock, undefined, { worker: workerId }),
+    clockCheck: new ClockCheck(clock, () => metrics.clockDivergences++, undefined, { worker: workerId }),
+    instanceMetrics: null,
   };
 }

@@ -1,9 +1,16 @@
 // The one client address a request is attributed to: /ip, client_ip, logs and rate
 // limits all use it. It is the socket peer, unless that peer is a trusted proxy
-// (TRUST_PROXY): then Forwarded (RFC 7239) or else X-Forwarded-For is walked from the
-// right, past trusted hops, to the nearest untrusted address. A client cannot forge its
-// way past a proxy we trust, because every hop it could write lies left of the one our
-// proxy appended.
+// (TRUST_PROXY): then the ONE header that proxy writes (TRUST_PROXY_HEADER, by default
+// X-Forwarded-For) is walked from the right, past trusted hops, to the nearest untrusted
+// address, as nginx's realip module does (set_real_ip_from + real_ip_header +
+// real_ip_recursive). Every other proxy header is the client's own text and is ignored:
+// nginx, ALB and ingress-nginx append to X-Forwarded-For and pass a client's `Forwarded`
+// through untouched, so believing both would let a client choose its own address.
+//
+// A hop that is not an address (RFC 7239's `unknown`, an obfuscated `_name`, garbage)
+// ends the walk there: the client is then unidentified (no address), and rate limits
+// count it in a bucket named for the trusted hop that reported it. It never falls back
+// to the proxy's own address, so no header can reach the loopback exemption.
 
 import type { Server } from "bun";
 import { formatIp, parseIp, type IpAddress } from "../ip/address.ts";
@@ -41,37 +48,63 @@ export function parseHop(text: string): IpAddress | null {
   return address;
 }
 
-/** The `for=` values of a Forwarded header, in order (RFC 7239 section 4). */
+/**
+ * The hops of a Forwarded header (RFC 7239 section 4), one per element and in order: the
+ * element's `for=` value, or "" when it has none (that proxy did not say, which is an
+ * unknown hop, so the positions of the others stay right).
+ */
 export function forwardedFor(header: string): string[] {
-  const out: string[] = [];
-  for (const element of header.split(",")) {
+  return header.split(",").map((element) => {
     for (const pair of element.split(";")) {
       const eq = pair.indexOf("=");
-      if (eq > 0 && pair.slice(0, eq).trim().toLowerCase() === "for") out.push(pair.slice(eq + 1).trim());
+      if (eq > 0 && pair.slice(0, eq).trim().toLowerCase() === "for") return pair.slice(eq + 1).trim();
     }
-  }
-  return out;
+    return "";
+  });
+}
+
+/** The hops of the configured header, left to right. */
+function headerHops(headerName: string, value: string): string[] {
+  return headerName === "forwarded" ? forwardedFor(value) : value.split(",");
 }
 
 const isTrusted = (address: IpAddress, trusted: readonly Cidr[]) => trusted.some((c) => cidrContains(c, address));
 
-/** The client address, given the peer and the proxy headers it sent. */
-export function resolveClient(
-  peer: string | null,
-  headers: { get(name: string): string | null },
-  trusted: readonly Cidr[],
-): string | null {
-  if (peer === null || trusted.length === 0) return peer;
-  const peerAddress = parseIp(peer);
-  if (!peerAddress || !isTrusted(peerAddress, trusted)) return peer;
-  const forwarded = headers.get("forwarded");
-  const hops = forwarded !== null ? forwardedFor(forwarded) : (headers.get("x-forwarded-for")?.split(",") ?? []);
-  let client = peer;
+/** The proxy settings the walk needs (server/process/config.ts reads them). */
+export interface ProxyTrust {
+  trusted: readonly Cidr[];
+  /** The one header the trusted proxy writes, lower case: x-forwarded-for, forwarded, x-real-ip... */
+  header: string;
+}
+
+/** Who sent a request. */
+export interface Client {
+  /** The client's address (client_ip, /ip, logs), or null when it is not known. */
+  address: string | null;
+  /**
+   * What the rate limit counts the request against: the address, or for a client a
+   * trusted proxy could not identify, `unidentified via <that proxy>`; null only without
+   * a socket.
+   */
+  limitKey: string | null;
+}
+
+/** The client, given the socket peer and the request's headers. */
+export function resolveClient(peer: string | null, headers: { get(name: string): string | null }, trust: ProxyTrust): Client {
+  if (peer === null || trust.trusted.length === 0) return { address: peer, limitKey: peer };
+  const peerIp = parseIp(peer);
+  if (!peerIp || !isTrusted(peerIp, trust.trusted)) return { address: peer, limitKey: peer };
+  const value = headers.get(trust.header);
+  if (value === null) return { address: peer, limitKey: peer }; // the proxy itself (or a health check beside it)
+  const hops = headerHops(trust.header, value);
+  // `reporter` is the nearest trusted hop so far: the one that wrote the hop being read.
+  let reporter = peer;
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = parseHop(hops[i]!);
-    if (!hop) break; // "unknown", an obfuscated name or garbage: nothing further left can be trusted
-    client = formatIp(hop);
-    if (!isTrusted(hop, trusted)) break;
+    if (!hop) return { address: null, limitKey: `unidentified via ${reporter}` };
+    const address = formatIp(hop);
+    if (!isTrusted(hop, trust.trusted) || i === 0) return { address, limitKey: address };
+    reporter = address;
   }
-  return client;
+  return { address: null, limitKey: `unidentified via ${reporter}` }; // not reached: a split has one hop at least
 }

@@ -9,45 +9,51 @@ import { acceptsHtml } from "./accepts-html.ts";
 import type { AppState } from "./app-state.ts";
 import { peerAddress, resolveClient } from "./client-address.ts";
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
+import type { RateDecision } from "./rate-limiter.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
 import type { RawPath } from "./raw-path-guard.ts";
 import { matchRoute, REFUSED_PATH, type RouteMatch } from "./routes.ts";
+import { metrics, metricsResponse } from "./service-routes.ts";
 import { PAGE_SECURITY_HEADERS } from "./static-site.ts";
 
 export { createAppState, type AppState } from "./app-state.ts";
 
-/** `raw`: what Bun's router saw of the path as sent (raw-path-guard.ts); absent when called directly. */
-export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: RawPath) => Response;
+/**
+ * Synchronous, except a worker's /metrics, which waits for the other workers' counts.
+ * `raw`: what Bun's router saw of the path as sent (raw-path-guard.ts); absent when called directly.
+ */
+export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: RawPath) => Response | Promise<Response>;
 
 export function createFetchHandler(state: AppState): FetchHandler {
-  const trusted = state.config.trustedProxies;
+  const trust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
   return (req, server, raw) => {
     const started = performance.now();
     const target = requestTarget(req.url);
     const peer = peerAddress(req, server);
-    const client = trusted.length > 0 ? resolveClient(peer, req.headers, trusted) : peer;
+    let client = peer;
+    let limitKey = peer;
+    if (trust.trusted.length > 0) ({ address: client, limitKey } = resolveClient(peer, req.headers, trust));
     const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
+    if (match.route?.handle === metrics && state.instanceMetrics !== null && (req.method === "GET" || req.method === "HEAD")) {
+      const head = req.method === "HEAD";
+      return state.instanceMetrics().then(
+        (total) => metricsResponse(state, head, total),
+        (error) => {
+          logError("metrics_unavailable", error);
+          return state.data.responses.error(new HttpError("metrics_unavailable", 503, "metrics unavailable: the supervisor did not answer"), "json", head);
+        },
+      ).then((response) => finish(state, req.method, target.path, match, client, started, null, response));
+    }
     let response: Response;
+    let decision: RateDecision | null = null;
     try {
-      const refusal = match.route === null || match.route.limited ? rateLimit(state, client, req.method, match) : null;
-      response = refusal ?? respond(req, target, match, client, state);
+      decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey) : null;
+      response = decision?.allowed === false ? rateLimited(state, decision, req.method, match) : respond(req, target, match, client, state);
     } catch (error) {
       logError("request_failed", error, { method: req.method, path: target.path.slice(0, 256) });
       response = internalError(state);
     }
-    if (state.draining) response.headers.set("Connection", "close");
-    const seconds = (performance.now() - started) / 1000;
-    state.metrics.observe(match.label, response.status, seconds);
-    if (state.config.accessLog) {
-      logEvent("request", {
-        method: req.method.slice(0, 16),
-        path: target.path.slice(0, 256),
-        status: response.status,
-        client,
-        ms: Math.round(seconds * 1e6) / 1000,
-      });
-    }
-    return response;
+    return finish(state, req.method, target.path, match, client, started, decision, response);
   };
 }
 
@@ -56,6 +62,28 @@ function checkedMatch(path: string, raw: RawPath): RouteMatch {
   if (raw.refused) return REFUSED_PATH;
   const match = matchRoute(path);
   return match.family === raw.family ? match : REFUSED_PATH;
+}
+
+/** What every answer gets on its way out: rate limit headers, `Connection: close` when draining, metrics, the access log. */
+function finish(state: AppState, method: string, path: string, match: RouteMatch, client: string | null, started: number, decision: RateDecision | null, response: Response): Response {
+  if (decision?.limited) {
+    // On every answer of a limited route, not only on 429 (draft-ietf-httpapi-ratelimit-headers).
+    response.headers.set("RateLimit-Policy", state.config.rateLimit!.policy);
+    response.headers.set("RateLimit", `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
+  }
+  if (state.draining) response.headers.set("Connection", "close");
+  const seconds = (performance.now() - started) / 1000;
+  state.metrics.observe(match.label, response.status, seconds);
+  if (state.config.accessLog) {
+    logEvent("request", {
+      method: method.slice(0, 16),
+      path: path.slice(0, 256),
+      status: response.status,
+      client,
+      ms: Math.round(seconds * 1e6) / 1000,
+    });
+  }
+  return response;
 }
 
 function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState): Response {
@@ -111,18 +139,11 @@ function sitePage(path: string, head: boolean, accept: () => string | null, stat
   return responses.file(page.path, file ? 200 : 404, headers, head);
 }
 
-function rateLimit(state: AppState, client: string | null, method: string, match: RouteMatch): Response | null {
-  if (state.limiter === null || state.config.rateLimit === null) return null;
-  const decision = state.limiter.take(client);
-  if (decision.allowed) return null;
+function rateLimited(state: AppState, decision: RateDecision, method: string, match: RouteMatch): Response {
   state.metrics.rateLimited++;
-  const { burst, windowSeconds } = state.limiter;
+  const { burst, windowSeconds } = state.limiter!;
   const error = new HttpError("rate_limited", 429, `too many requests: the limit is ${burst} per ${windowSeconds} seconds per client`);
-  return state.data.responses.error(error, match.format, method === "HEAD", {
-    "Retry-After": String(decision.retryAfterSeconds),
-    "RateLimit-Policy": state.config.rateLimit.policy,
-    RateLimit: `"default";r=0;t=${decision.retryAfterSeconds}`,
-  });
+  return state.data.responses.error(error, match.format, method === "HEAD", { "Retry-After": String(decision.resetSeconds) });
 }
 
 export function internalError(state: AppState): Response {

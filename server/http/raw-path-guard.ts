@@ -78,7 +78,7 @@ export function rawPathPatterns(): Map<string, RawPath> {
   return patterns;
 }
 
-type BunHandler = (req: Request, server: Server<unknown>) => Response;
+type BunHandler = (req: Request, server: Server<unknown>) => Response | Promise<Response>;
 
 /** Bun.serve's `routes` and `fetch` for `handle`: one closure per family. */
 export function rawPathRouting(handle: FetchHandler): { routes: Record<string, BunHandler>; fetch: BunHandler } {

@@ -4,6 +4,7 @@
 
 import { CLOCK_DIVERGENCE_BOUND_MS } from "../ops/clock-check.ts";
 import { readClockSync } from "../ops/clock-sync.ts";
+import type { MetricsSnapshot } from "../ops/metrics.ts";
 import type { AppState } from "./app-state.ts";
 import openapi from "./openapi.json" with { type: "json" };
 import type { RouteRequest } from "./routes.ts";
@@ -30,6 +31,11 @@ export function health(request: RouteRequest, state: AppState): Response {
 }
 
 export function metrics(request: RouteRequest, state: AppState): Response {
+  return metricsResponse(state, request.head, state.metrics.snapshot());
+}
+
+/** /metrics: `total` is the instance's counts (this process's own when it runs alone). */
+export function metricsResponse(state: AppState, head: boolean, total: MetricsSnapshot): Response {
   const ip = state.data.manifest?.ip;
   const body = state.metrics.render({
     worker: state.workerId,
@@ -38,9 +44,8 @@ export function metrics(request: RouteRequest, state: AppState): Response {
     ipSource: ip?.source ?? "unknown",
     ipDate: ip?.dataDate ?? "unknown",
     uptimeSeconds: Math.floor((Date.now() - state.startedAt) / 1000),
-    clockDivergences: state.clockCheck.divergences,
-  });
-  return request.data.responses.metrics(body, request.head);
+  }, total);
+  return state.data.responses.metrics(body, head);
 }
 
 export function openapiDocument(request: RouteRequest): Response {

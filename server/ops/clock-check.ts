@@ -17,13 +17,13 @@ export interface ClockVerdict {
 }
 
 export class ClockCheck {
-  /** Times the serving clock went from agreeing to diverging. */
-  divergences = 0;
   private diverged = false;
   private last: ClockVerdict = { agrees: true, skewMs: 0 };
 
+  /** `onDiverged` runs each time the serving clock goes from agreeing to diverging (it is counted in /metrics). */
   constructor(
     private readonly clock: Clock,
+    private readonly onDiverged: () => void,
     private readonly boundMs = CLOCK_DIVERGENCE_BOUND_MS,
     private readonly context: Record<string, unknown> = {},
   ) {}
@@ -37,7 +37,7 @@ export class ClockCheck {
     const skewMs = ms < before ? before - ms : ms > after ? ms - after : 0;
     const agrees = skewMs <= this.boundMs;
     if (!agrees && !this.diverged) {
-      this.divergences++;
+      this.onDiverged();
       logEvent("clock_diverged", { ...this.context, skewMs: Math.round(skewMs), boundMs: this.boundMs });
     } else if (agrees && this.diverged) {
       logEvent("clock_agrees_again", { ...this.context });

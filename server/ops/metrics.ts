@@ -3,11 +3,10 @@
 // is a few array increments per request.
 //
 // A scrape reaches one worker (the kernel picks it), yet must describe the whole
-// instance: each worker sends its counts to the supervisor every second and gets back the
-// sum of everyone else's (server/ops/metrics-exchange.ts), to which it adds its own live
-// counts. The counters stay monotonic when a worker dies: the supervisor keeps its last
-// counts. Only zonetime_data_info and zonetime_uptime_seconds describe the answering
-// worker (label `worker`).
+// instance: that worker asks the supervisor, which collects every worker's counts at that
+// moment, as prom-client's cluster aggregator does (server/ops/metrics-exchange.ts).
+// Only zonetime_data_info and zonetime_uptime_seconds describe the answering worker
+// (label `worker`).
 //
 // The route labels are the HTTP route table's (server/http/routes.ts), given to the
 // constructor; a request is counted under its label's index.
@@ -23,6 +22,8 @@ export interface MetricsSnapshot {
   sums: number[];
   rateLimited: number;
   reloads: { ok: number; failed: number };
+  /** Times a worker's serving clock diverged from the system clock (ops/clock-check.ts). */
+  clockDivergences: number;
 }
 
 /** Zero counts for `routes` routes (0: the identity of sumSnapshots, which sizes by its inputs). */
@@ -33,6 +34,7 @@ export function emptySnapshot(routes: number): MetricsSnapshot {
     sums: new Array<number>(routes).fill(0),
     rateLimited: 0,
     reloads: { ok: 0, failed: 0 },
+    clockDivergences: 0,
   };
 }
 
@@ -51,6 +53,7 @@ export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnap
     total.rateLimited += s.rateLimited;
     total.reloads.ok += s.reloads.ok;
     total.reloads.failed += s.reloads.failed;
+    total.clockDivergences += s.clockDivergences;
   }
   total.counts = [...counts];
   return total;
@@ -63,8 +66,7 @@ export class Metrics {
   private readonly sums: number[];
   rateLimited = 0;
   reloads = { ok: 0, failed: 0 };
-  /** The other workers' counts, as the supervisor last sent them (null when running alone). */
-  others: MetricsSnapshot | null = null;
+  clockDivergences = 0;
 
   /** `routes`: the route labels; observe() takes an index into them. */
   constructor(routes: readonly string[]) {
@@ -93,12 +95,13 @@ export class Metrics {
       sums: [...this.sums],
       rateLimited: this.rateLimited,
       reloads: { ...this.reloads },
+      clockDivergences: this.clockDivergences,
     };
   }
 
-  render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number; clockDivergences: number }): string {
-    const total = this.others ? sumSnapshots([this.others, this.snapshot()]) : this.snapshot();
-    const w = `worker="${labels.worker}"`;
+  /** `total`: the instance's counts (a supervisor's workers), by default this process's own. */
+  render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number }, total = this.snapshot()): string {
+    const w = `worker="${escapeLabel(labels.worker)}"`;
     const lines: string[] = [];
     lines.push("# HELP zonetime_requests_total HTTP requests answered by all workers, by route and status.");
     lines.push("# TYPE zonetime_requests_total counter");
@@ -131,13 +134,14 @@ export class Metrics {
     lines.push(`zonetime_reloads_total{result="failed"} ${total.reloads.failed}`);
     lines.push("# HELP zonetime_data_info The data versions the answering worker serves.");
     lines.push("# TYPE zonetime_data_info gauge");
-    lines.push(`zonetime_data_info{${w},tzdb="${labels.tzdb}",ip_source="${escapeLabel(labels.ipSource)}",ip_date="${labels.ipDate}"} 1`);
+    // The versions come from the manifest, a file: escaped, so that no value can add a line.
+    lines.push(`zonetime_data_info{${w},tzdb="${escapeLabel(labels.tzdb)}",ip_source="${escapeLabel(labels.ipSource)}",ip_date="${escapeLabel(labels.ipDate)}"} 1`);
     lines.push("# HELP zonetime_workers Worker processes configured.");
     lines.push("# TYPE zonetime_workers gauge");
     lines.push(`zonetime_workers ${labels.workers}`);
-    lines.push("# HELP zonetime_clock_divergences_total Times the answering worker's serving clock left the system clock by more than the bound (it is then not ready).");
+    lines.push("# HELP zonetime_clock_divergences_total Times a worker's serving clock left the system clock by more than the bound (that worker is then not ready).");
     lines.push("# TYPE zonetime_clock_divergences_total counter");
-    lines.push(`zonetime_clock_divergences_total{${w}} ${labels.clockDivergences}`);
+    lines.push(`zonetime_clock_divergences_total ${total.clockDivergences}`);
     lines.push("# HELP zonetime_uptime_seconds Seconds since the answering worker started.");
     lines.push("# TYPE zonetime_uptime_seconds gauge");
     lines.push(`zonetime_uptime_seconds{${w}} ${labels.uptimeSeconds}`);
@@ -145,6 +149,7 @@ export class Metrics {
   }
 }
 
-function escapeLabel(value: string): string {
-  return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+/** A label value as the text format (0.0.4) writes it: `\\`, `\"` and `\n` escaped. */
+export function escapeLabel(value: unknown): string {
+  return String(value).replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 }

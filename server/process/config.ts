@@ -22,6 +22,8 @@ export interface Config {
    */
   publicHosts: string[];
   trustedProxies: Cidr[];
+  /** The one header the trusted proxies write (TRUST_PROXY_HEADER), lower case. */
+  trustProxyHeader: string;
   rateLimit: RateLimitConfig | null;
   accessLog: boolean;
   dataDir: string;
@@ -35,14 +37,20 @@ export interface Config {
    * never cut while a request is on its way (see README, "Restarts without errors").
    */
   drainGraceMs: number;
+  /**
+   * SHARE_PORT: listen with reusePort so that another instance started with it too can
+   * take over the port (a rolling restart on one host). Off, a port something else holds
+   * is refused at start; the workers of one instance always share theirs.
+   */
+  sharePort: boolean;
 }
 
 export class ConfigError extends Error {}
 
 /** Every variable the service reads (IP_SOURCE and SITE_URL at build time); the README documents each. */
 export const CONFIG_VARIABLES = [
-  "PORT", "HOST", "WORKERS", "TLS_CERT", "TLS_KEY", "HTTP_REDIRECT_PORT", "PUBLIC_HOSTS", "TRUST_PROXY", "RATE_LIMIT",
-  "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "IP_SOURCE", "SITE_URL",
+  "PORT", "HOST", "WORKERS", "TLS_CERT", "TLS_KEY", "HTTP_REDIRECT_PORT", "PUBLIC_HOSTS", "TRUST_PROXY", "TRUST_PROXY_HEADER",
+  "RATE_LIMIT", "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "SHARE_PORT", "IP_SOURCE", "SITE_URL",
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -78,6 +86,19 @@ function rateLimit(env: Env): RateLimitConfig | null {
   return { burst, windowSeconds, policy: `"default";q=${burst};w=${windowSeconds}` };
 }
 
+const DEFAULT_TRUST_PROXY_HEADER = "x-forwarded-for";
+
+/** The header the trusted proxy writes: one name, as nginx's real_ip_header takes one. */
+function trustProxyHeader(env: Env, proxies: readonly Cidr[]): string {
+  const text = env.TRUST_PROXY_HEADER?.trim();
+  if (!text) return DEFAULT_TRUST_PROXY_HEADER;
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(text)) {
+    throw new ConfigError(`TRUST_PROXY_HEADER must be one header name such as "X-Forwarded-For", "Forwarded" or "X-Real-IP", not "${text}"`);
+  }
+  if (proxies.length === 0) throw new ConfigError("TRUST_PROXY_HEADER names the header of a trusted proxy, so it needs TRUST_PROXY");
+  return text.toLowerCase();
+}
+
 function file(env: Env, name: string): string | null {
   const path = env[name]?.trim();
   if (!path) return null;
@@ -110,11 +131,13 @@ export function readConfig(env: Env = process.env): Config {
     httpRedirectPort: redirect,
     publicHosts: publicHosts.hosts,
     trustedProxies: proxies.cidrs,
+    trustProxyHeader: trustProxyHeader(env, proxies.cidrs),
     rateLimit: rateLimit(env),
     accessLog: flag(env, "ACCESS_LOG"),
     dataDir: env.DATA_DIR?.trim() || DEFAULT_DATA_DIR,
     siteDir: env.SITE_DIR?.trim() || DEFAULT_SITE_DIR,
     drainSeconds: integer(env, "DRAIN_SECONDS", 10, 0, 3600),
     drainGraceMs: integer(env, "DRAIN_GRACE_MS", 1000, 0, 60_000),
+    sharePort: flag(env, "SHARE_PORT"),
   };
 }

@@ -1,31 +1,38 @@
 // The one entry point: `bun server/process/main.ts` (containers, `bun run start` after its
 // build check, the tests). It decides alone what this process is:
 //   - a worker, when the supervisor started it (ZONETIME_WORKER_ID is set): serves on the
-//     shared port with reusePort and exchanges its metrics with the supervisor;
+//     shared port with reusePort, limits rates in the table the supervisor shares with it,
+//     exchanges its metrics with the supervisor, and leaves with it (worker-watch.ts);
 //   - alone, with WORKERS=1: serves, no supervisor;
 //   - the supervisor otherwise: starts WORKERS copies of this same file as workers.
 
 import { logError } from "../core/log.ts";
+import { RATE_TABLE_BYTES } from "../http/rate-limiter.ts";
 import { exchangeWithSupervisor } from "../ops/metrics-exchange.ts";
+import { mapInheritedMemory } from "./shared-memory.ts";
 import { ConfigError, readConfig } from "./config.ts";
-import { handleSignals, startServer } from "./service.ts";
-import { supervise, WORKER_ID_VARIABLE } from "./supervisor.ts";
+import { handleSignals, PortInUseError, startServer } from "./service.ts";
+import { SHARED_RATE_TABLE_VARIABLE, supervise, WORKER_ID_VARIABLE } from "./supervisor.ts";
+import { leaveWithSupervisor } from "./worker-watch.ts";
 
 const workerId = process.env[WORKER_ID_VARIABLE];
 
 try {
   const config = readConfig(process.env);
   if (workerId !== undefined) {
-    const service = await startServer(config, { reusePort: true, workerId });
-    handleSignals(service);
-    exchangeWithSupervisor(service.state.metrics);
+    const supervisor = process.ppid;
+    const rateMemory = config.rateLimit && process.env[SHARED_RATE_TABLE_VARIABLE] === "1" ? mapInheritedMemory(RATE_TABLE_BYTES) : undefined;
+    const service = await startServer(config, { reusePort: true, workerId, rateMemory });
+    leaveWithSupervisor(supervisor, workerId, handleSignals(service));
+    service.state.instanceMetrics = exchangeWithSupervisor(service.state.metrics);
   } else if (config.workers === 1) {
     handleSignals(await startServer(config));
   } else {
     await supervise(config);
   }
 } catch (error) {
-  const event = error instanceof ConfigError ? "bad_configuration" : workerId !== undefined ? "worker_start_failed" : "start_failed";
+  const event = error instanceof ConfigError ? "bad_configuration" : error instanceof PortInUseError ? "port_in_use"
+    : workerId !== undefined ? "worker_start_failed" : "start_failed";
   logError(event, error, workerId !== undefined ? { worker: workerId } : {});
   process.exit(1);
 }

@@ -41,25 +41,64 @@ type BunServer = ReturnType<typeof Bun.serve>;
 /** The longest a drain waits for the kernel's accept queue to empty once new connections are refused. */
 const ACCEPT_QUEUE_MAX_MS = 2000;
 
-/** HOST, or by default `::` (IPv6 and IPv4), falling back to `0.0.0.0` where there is no IPv6. */
-function listen(host: string | null, serve: (hostname: string) => BunServer): BunServer {
-  if (host !== null) return serve(host);
-  try {
-    return serve("::");
-  } catch {
-    return serve("0.0.0.0");
+/** A port something else listens on; the message says what to do about it. */
+export class PortInUseError extends Error {
+  constructor(variable: string, port: number) {
+    super(`${variable} ${port} is already in use (another program, or another zonetime instance or its orphaned workers, ` +
+      `listens on it): stop it or choose another ${variable}; to hand a port over in a rolling restart, start both instances with SHARE_PORT=on`);
   }
 }
 
-export async function startServer(config: Config, options: { reusePort?: boolean; workerId?: string } = {}): Promise<Service> {
-  const state = createAppState(await loadData(config.dataDir), realtimeClock, config, options.workerId ?? "0");
+const inUse = (error: unknown) => (error as { code?: string } | null)?.code === "EADDRINUSE";
+
+/** HOST, or by default `::` (IPv6 and IPv4), falling back to `0.0.0.0` where there is no IPv6. */
+function listen(host: string | null, variable: string, port: number, serve: (hostname: string) => BunServer): BunServer {
+  try {
+    if (host !== null) return serve(host);
+    try {
+      return serve("::");
+    } catch (error) {
+      if (inUse(error)) throw error;
+      return serve("0.0.0.0");
+    }
+  } catch (error) {
+    throw inUse(error) ? new PortInUseError(variable, port) : error;
+  }
+}
+
+/**
+ * Binds PORT (and HTTP_REDIRECT_PORT) without reusePort and lets go, so that a port
+ * something else holds is refused before any worker starts: a worker's reusePort bind
+ * would join a listener of the same user instead of failing. Returns the port bound
+ * (PORT=0 picks a free one). A program binding the port within the instant between this
+ * probe and the workers' binds is not caught.
+ */
+export function claimPorts(config: Config): { port: number; redirectPort: number | null } {
+  const probe = (variable: string, port: number) => {
+    const server = listen(config.host, variable, port, (hostname) => Bun.serve({ hostname, port, reusePort: false, fetch: () => new Response(null) }));
+    const bound = server.port!;
+    server.stop(true);
+    return bound;
+  };
+  const port = probe("PORT", config.port);
+  const redirectPort = config.tls && config.httpRedirectPort !== null ? probe("HTTP_REDIRECT_PORT", config.httpRedirectPort) : null;
+  return { port, redirectPort };
+}
+
+/**
+ * reusePort: true in a supervisor's workers (they share the port); otherwise SHARE_PORT.
+ * rateMemory: the rate table the instance's workers share.
+ */
+export async function startServer(config: Config, options: { reusePort?: boolean; workerId?: string; rateMemory?: ArrayBuffer } = {}): Promise<Service> {
+  const state = createAppState(await loadData(config.dataDir), realtimeClock, config, options.workerId ?? "0", options.rateMemory);
   const data = state.data;
+  const reusePort = options.reusePort ?? config.sharePort;
   // Bun's router sees the request-target as sent: http/raw-path-guard.ts.
   const { routes, fetch } = rawPathRouting(createFetchHandler(state));
-  const server = listen(config.host, (hostname) => Bun.serve({
+  const server = listen(config.host, "PORT", config.port, (hostname) => Bun.serve({
     hostname,
     port: config.port,
-    reusePort: options.reusePort ?? true,
+    reusePort,
     development: false,
     // Slow or idle clients are cut after this long (slowloris costs them, not us).
     idleTimeout: 30,
@@ -81,10 +120,10 @@ export async function startServer(config: Config, options: { reusePort?: boolean
   let redirect: BunServer | null = null;
   if (config.tls && config.httpRedirectPort !== null) {
     const httpsPort = server.port;
-    redirect = listen(config.host, (hostname) => Bun.serve({
+    redirect = listen(config.host, "HTTP_REDIRECT_PORT", config.httpRedirectPort, (hostname) => Bun.serve({
       hostname,
       port: config.httpRedirectPort!,
-      reusePort: options.reusePort ?? true,
+      reusePort,
       development: false,
       idleTimeout: 10,
       fetch: httpsRedirect(config.publicHosts, httpsPort!),
@@ -143,17 +182,22 @@ export async function startServer(config: Config, options: { reusePort?: boolean
   };
 }
 
-/** SIGTERM/SIGINT drain then exit; SIGHUP reloads. For a process that serves (worker or alone). */
-export function handleSignals(service: Service): void {
+/**
+ * SIGTERM/SIGINT drain then exit; SIGHUP reloads. For a process that serves (worker or
+ * alone). Returns the same drain-then-exit for other reasons to stop (a worker's
+ * supervisor gone).
+ */
+export function handleSignals(service: Service): (reason: string) => Promise<void> {
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (reason: string) => {
     if (stopping) return;
     stopping = true;
-    logEvent("signal", { signal, worker: service.state.workerId });
+    logEvent("signal", { signal: reason, worker: service.state.workerId });
     await service.drain();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGHUP", () => void service.reload());
+  return stop;
 }

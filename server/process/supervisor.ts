@@ -3,43 +3,70 @@
 // (backing off to at most 1.5 s when it keeps dying) while the others keep serving.
 // SIGHUP is passed to every worker (each reloads and validates its tables); SIGTERM
 // drains every worker, then the supervisor exits. Workers' metrics meet here
-// (ops/metrics-exchange.ts), so that any worker can answer /metrics for all of them.
+// (ops/metrics-exchange.ts), so that any worker can answer /metrics for all of them, and
+// their rate limit table is memory shared from here (http/rate-limiter.ts), so that the
+// limit holds for the instance. Before any worker starts, the port is checked free
+// (service.ts, claimPorts): reusePort is shared among this instance's workers only.
 
 import type { Subprocess } from "bun";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
 import { loadData } from "./load-data.ts";
-import { logEvent } from "../core/log.ts";
-import { MetricsLedger, type ExchangeMessage } from "../ops/metrics-exchange.ts";
+import { RATE_TABLE_BYTES } from "../http/rate-limiter.ts";
+import { logError, logEvent } from "../core/log.ts";
+import { MetricsCollector, type ExchangeMessage } from "../ops/metrics-exchange.ts";
+import { createSharedMemory } from "./shared-memory.ts";
+import { claimPorts } from "./service.ts";
 
 /** Workers run the one entry point; this variable, set only by the supervisor, makes it a worker. */
 const ENTRY = join(import.meta.dir, "main.ts");
 export const WORKER_ID_VARIABLE = "ZONETIME_WORKER_ID";
+/** "1": the worker finds the instance's shared rate table on fd 3. */
+export const SHARED_RATE_TABLE_VARIABLE = "ZONETIME_SHARED_RATE_TABLE";
 const MAX_BACKOFF_MS = 1500;
 /** A worker that lived this long resets its backoff: it was not crash-looping. */
 const STABLE_MS = 10_000;
 
+/** The descriptor of new shared memory for the workers' rate table, or null where it cannot be made (no mmap through bun:ffi). */
+function sharedRateTable(): number | null {
+  try {
+    return createSharedMemory(RATE_TABLE_BYTES).fd;
+  } catch (error) {
+    logError("shared_memory_failed", error);
+    return null;
+  }
+}
+
 export async function supervise(config: Config): Promise<void> {
   // Fail fast, with the loader's own message, instead of crash-looping workers.
   await loadData(config.dataDir);
+  const ports = config.sharePort ? { port: config.port, redirectPort: config.httpRedirectPort } : claimPorts(config);
+  const rateTable = config.rateLimit ? sharedRateTable() : null;
   const workers = new Map<number, Subprocess>();
   const restarts = new Map<number, { count: number; startedAt: number }>();
   let stopping = false;
-  const ledger = new MetricsLedger();
+  const metrics = new MetricsCollector(() => workers.values() as Iterable<Subprocess & { send(m: ExchangeMessage): void }>);
 
   const spawn = (slot: number) => {
     const startedAt = Date.now();
     // The same Bun binary as this process, whatever PATH holds (or lacks).
     const child = Bun.spawn([process.execPath, ENTRY], {
-      env: { ...process.env, [WORKER_ID_VARIABLE]: String(slot) },
-      stdio: ["ignore", "inherit", "inherit"],
+      env: {
+        ...process.env,
+        [WORKER_ID_VARIABLE]: String(slot),
+        // PORT=0 was resolved to one port by claimPorts: every worker must bind that one.
+        PORT: String(ports.port),
+        ...(ports.redirectPort !== null ? { HTTP_REDIRECT_PORT: String(ports.redirectPort) } : {}),
+        [SHARED_RATE_TABLE_VARIABLE]: rateTable === null ? "0" : "1",
+      },
+      // fd 3: the shared rate table (process/shared-memory.ts, INHERITED_FD).
+      stdio: rateTable === null ? ["ignore", "inherit", "inherit"] : ["ignore", "inherit", "inherit", rateTable],
       ipc(message: ExchangeMessage, child) {
-        if (message?.type !== "metrics") return;
-        child.send({ type: "metrics-others", snapshot: ledger.receive(slot, message.snapshot) } satisfies ExchangeMessage);
+        metrics.onMessage(child, message);
       },
       onExit(_proc, exitCode, signalCode) {
         workers.delete(slot);
-        ledger.retire(slot);
+        metrics.retire(_proc.pid);
         if (stopping) return;
         const history = restarts.get(slot) ?? { count: 0, startedAt };
         const count = Date.now() - history.startedAt > STABLE_MS ? 0 : history.count + 1;
@@ -57,6 +84,7 @@ export async function supervise(config: Config): Promise<void> {
   };
 
   for (let slot = 0; slot < config.workers; slot++) spawn(slot);
+  if (config.rateLimit && rateTable === null) logEvent("rate_limit_per_worker", { workers: config.workers, why: "no shared memory here: each worker limits on its own" });
   logEvent("supervising", { workers: config.workers, pid: process.pid });
 
   process.on("SIGHUP", () => {

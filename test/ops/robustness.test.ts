@@ -59,11 +59,11 @@ const requireTool = (name: string) => {
 };
 
 describe("robustness", () => {
-  test("rolling restart: two instances on one port, SIGTERM to one under 50 keep-alive connections: 0 errors, 0 non-2xx", async () => {
+  test("rolling restart: two instances on one port (SHARE_PORT=on), SIGTERM to one under 50 keep-alive connections: 0 errors, 0 non-2xx", async () => {
     requireTool("wrk");
     const port = String(await freePort());
-    const a = await start({ PORT: port });
-    await start({ PORT: port });
+    const a = await start({ PORT: port, SHARE_PORT: "on" });
+    await start({ PORT: port, SHARE_PORT: "on" });
     const load = wrk(`http://127.0.0.1:${port}/timezone/Europe/London`, 5);
     await Bun.sleep(2000);
     a.child.kill("SIGTERM");

@@ -24,7 +24,7 @@ describe("configuration", () => {
     expect(c).toMatchObject({
       port: 8080, host: null, workers: availableParallelism(), tls: null, httpRedirectPort: null, trustedProxies: [],
       rateLimit: { burst: 120, windowSeconds: 60, policy: '"default";q=120;w=60' }, accessLog: false, dataDir: DEFAULT_DATA_DIR, siteDir: DEFAULT_SITE_DIR,
-      drainSeconds: 10, drainGraceMs: 1000,
+      drainSeconds: 10, drainGraceMs: 1000, trustProxyHeader: "x-forwarded-for", sharePort: false,
     });
   });
   test("PORT", () => {
@@ -71,6 +71,19 @@ describe("configuration", () => {
     expect(readConfig({ TRUST_PROXY: "loopback" }).trustedProxies.map((c) => c.text)).toEqual(["127.0.0.0/8", "::1/128"]);
     expect(readConfig({ TRUST_PROXY: "10.0.0.0/8, 2001:db8::1" }).trustedProxies.map((c) => c.prefix)).toEqual([8, 128]);
     expect(refused({ TRUST_PROXY: "10.0.0.0/33" })).toBe('TRUST_PROXY: "10.0.0.0/33" is not an address, a CIDR, "loopback" or "private"');
+  });
+  test("TRUST_PROXY_HEADER", () => {
+    expect(readConfig({ TRUST_PROXY: "loopback" }).trustProxyHeader).toBe("x-forwarded-for");
+    expect(readConfig({ TRUST_PROXY: "loopback", TRUST_PROXY_HEADER: "Forwarded" }).trustProxyHeader).toBe("forwarded");
+    expect(readConfig({ TRUST_PROXY: "private", TRUST_PROXY_HEADER: "X-Real-IP" }).trustProxyHeader).toBe("x-real-ip");
+    expect(refused({ TRUST_PROXY: "loopback", TRUST_PROXY_HEADER: "X-Forwarded-For, Forwarded" })).toBe(
+      'TRUST_PROXY_HEADER must be one header name such as "X-Forwarded-For", "Forwarded" or "X-Real-IP", not "X-Forwarded-For, Forwarded"');
+    expect(refused({ TRUST_PROXY_HEADER: "Forwarded" })).toBe("TRUST_PROXY_HEADER names the header of a trusted proxy, so it needs TRUST_PROXY");
+  });
+  test("SHARE_PORT", () => {
+    expect(readConfig({}).sharePort).toBe(false);
+    expect(readConfig({ SHARE_PORT: "on" }).sharePort).toBe(true);
+    expect(refused({ SHARE_PORT: "yes" })).toBe('SHARE_PORT must be "on" or "off", not "yes"');
   });
   test("RATE_LIMIT", () => {
     expect(readConfig({ RATE_LIMIT: "off" }).rateLimit).toBeNull();

@@ -56,5 +56,6 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 export async function testHandler(clock: Clock = realtimeClock): Promise<(req: Request) => Response> {
   const state = createAppState(await loadData(await testDataDir()), clock, await testConfig());
   const handler = createFetchHandler(state);
-  return (req) => handler(req, null);
+  // Synchronous here: only a supervisor's worker answers /metrics asynchronously.
+  return (req) => handler(req, null) as Response;
 }
