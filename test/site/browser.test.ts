@@ -202,6 +202,24 @@ describe("live parts", () => {
     await here.close();
   }, 60_000);
 
+  test("the home page asks /ip once, reads the answer and reaches network idle", async () => {
+    for (const visitor of [VISITOR, {}]) { // with a location, and without one (loopback: the browser's zone instead)
+      const fresh = await browser.newContext({ extraHTTPHeaders: visitor, timezoneId: "Asia/Tokyo" });
+      const p = await fresh.newPage();
+      const asked: string[] = [];
+      const finished: string[] = [];
+      p.on("request", (r) => asked.push(new URL(r.url()).pathname));
+      p.on("requestfinished", (r) => finished.push(new URL(r.url()).pathname));
+      await p.goto(`${base}/`, { waitUntil: "networkidle", timeout: 15_000 });
+      await p.waitForSelector("#your-clock[data-state=live]");
+      await Bun.sleep(1000);
+      const where = "X-Forwarded-For" in visitor ? "with a location" : "without a location";
+      expect({ where, ip: asked.filter((path) => path === "/ip").length }).toEqual({ where, ip: 1 });
+      expect({ where, ipRead: finished.filter((path) => path === "/ip").length }).toEqual({ where, ipRead: 1 });
+      await fresh.close();
+    }
+  }, 60_000);
+
   test("copy buttons put the snippet on the clipboard", async () => {
     await page.goto(`${base}/attribution/`);
     for (const id of ["snippet-html", "snippet-markdown", "snippet-text"]) {

@@ -61,7 +61,9 @@ answer is the data's first zone, and the <code>X-Other-Timezones</code> header l
     summary: "Ask about the past or the future.",
     html: `<p><code>?at=</code> answers for an instant other than now: unix seconds with up to six fraction digits
 (<code>?at=1759315363.821684</code>) or an RFC 3339 instant (<code>?at=2026-11-21T00:00:00Z</code>,
-<code>?at=2026-11-21T01:00:00%2B01:00</code>: encode <code>+</code> as <code>%2B</code>). Years 0001-9999. Before a zone's first
+<code>?at=2026-11-21T01:00:00%2B01:00</code>: encode <code>+</code> as <code>%2B</code>), from <code>0001-01-01T00:00:00Z</code> to <code>9999-12-31T23:59:59.999999Z</code>, as long
+as the zone's local time is in years 0001-9999 too (at the very ends, zones away from UTC answer 400). A DST period
+ending after 9999 has a null <code>dst_until</code>. Before a zone's first
 transition the answer is its local mean time, with seconds in the offset where it has them (<code>-00:01:15</code> for London in 1800).</p>`,
   },
   {
