@@ -15,7 +15,7 @@ import { median } from "./timing.ts";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const ENDPOINTS = ["/timezone/Europe/London", "/timezone/America/Argentina/Salta", "/ip/8.8.8.8", "/timezone"];
+const ENDPOINTS = ["/timezone/Europe/London", "/timezone/America/Argentina/Salta", "/ip/8.8.8.8", "/coordinates/51.5074,-0.1278", "/timezone"];
 /** Linux's USER_HZ: /proc/PID/stat counts CPU time in these ticks. */
 const TICKS_PER_SECOND = 100;
 

@@ -1,13 +1,15 @@
-// `bun run bench`: every benchmark, in order: tz tables, IP tables, HTTP. Builds
+// `bun run bench`: every benchmark, in order: tz tables, coordinates table, IP tables, memory per worker, HTTP. Builds
 // generated/ first when it is missing. Timings are reported as ratios to baselines
 // measured in the same run, never asserted.
 
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { build } from "../build.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "../paths.ts";
 import { benchHttp } from "./http.ts";
+import { benchGeo } from "./geo-lookup.ts";
 import { benchIp } from "./ip-lookup.ts";
+import { benchWorkerMemory } from "./worker-memory.ts";
 import { benchTz } from "./tz-lookup.ts";
 
 const dataDir = process.env.DATA_DIR || DEFAULT_DATA_DIR;
@@ -18,6 +20,10 @@ if (!existsSync(join(dataDir, "manifest.json"))) {
 }
 await benchTz();
 console.log();
+await benchGeo(dataDir);
+console.log();
 await benchIp(dataDir);
+console.log();
+await benchWorkerMemory(resolve(dataDir));
 console.log();
 await benchHttp(dataDir);

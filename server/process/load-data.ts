@@ -4,8 +4,11 @@
 // manifest and every table from the same build, or none of them. Plain data only: http/
 // derives its responses from it (apiData in server/http/api-data.ts).
 
+import { TableFormatError } from "../core/errors.ts";
+import { decodeGeoTable, GEO_FILE } from "../formats/geo-format.ts";
 import { decodeIpTable, IPV4_FILE, IPV6_FILE } from "../formats/ip-format.ts";
 import { ZONES_FILE } from "../formats/zones-format.ts";
+import { GeoTable } from "../geo/geo-locator.ts";
 import type { Tables } from "../http/api-data.ts";
 import { IpTables } from "../ip/ip-locator.ts";
 import { ZoneTable } from "../tz/zone-table.ts";
@@ -18,5 +21,10 @@ export async function loadData(dataDir: string): Promise<Tables> {
     decodeIpTable(tables[IPV4_FILE].buffer, tables[IPV4_FILE].path, 4),
     decodeIpTable(tables[IPV6_FILE].buffer, tables[IPV6_FILE].path, 6),
   );
-  return { zones, ip, manifest };
+  const { buffer, path: geoFile } = tables[GEO_FILE];
+  const geo = new GeoTable(decodeGeoTable(buffer, geoFile));
+  // geo.bin names zones; a zones.bin from another tzdb build might lack one of them.
+  const unknown = geo.data.names.filter((name) => zones.resolve(name) === undefined);
+  if (unknown.length > 0) throw new TableFormatError(geoFile, `names zones that ${ZONES_FILE} lacks (${unknown.slice(0, 5).join(", ")}); rebuild with \`bun run build\``);
+  return { zones, ip, geo, manifest };
 }

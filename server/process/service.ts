@@ -7,6 +7,8 @@ import { constants } from "node:crypto";
 import { join } from "node:path";
 import { apiData } from "../http/api-data.ts";
 import { createAppState, createFetchHandler, internalError, type AppState } from "../http/handler.ts";
+import { httpsRedirect } from "../http/https-redirect.ts";
+import { rawPathRouting } from "../http/raw-path-guard.ts";
 import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
 import type { Config } from "./config.ts";
 import { loadData } from "./load-data.ts";
@@ -30,6 +32,15 @@ export interface Service {
 
 // TLS 1.2 and 1.3 only.
 const NO_OLD_TLS = constants.SSL_OP_NO_SSLv3 | constants.SSL_OP_NO_TLSv1 | constants.SSL_OP_NO_TLSv1_1;
+
+// TLS 1.2 suites: Mozilla's "intermediate" profile (Server Side TLS 6.0): ECDHE key exchange
+// (forward secrecy) with AEAD ciphers only, no CBC, no SHA-1 MAC, no RSA key exchange. The
+// TLS 1.3 suites are all AEAD and forward-secret already and are left as they are.
+const INTERMEDIATE_TLS12_CIPHERS = [
+  "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256",
+  "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-RSA-AES256-GCM-SHA384",
+  "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
+].join(":");
 
 type BunServer = ReturnType<typeof Bun.serve>;
 
@@ -104,7 +115,8 @@ export async function startServer(config: Config, options: { reusePort?: boolean
   const state = createAppState(await loadData(config.dataDir), realtimeClock, config, options.workerId ?? "0", options.rateMemory);
   const data = state.data;
   const reusePort = options.reusePort ?? config.sharePort;
-  const fetch = createFetchHandler(state);
+  // Bun's router sees the request-target as sent: http/raw-path-guard.ts.
+  const { routes, fetch } = rawPathRouting(createFetchHandler(state));
   // A reload takes the tables as one set and the website beside them; each that fails
   // leaves what was serving in place.
   const reloads = new ReloadQueue(async () => {
@@ -131,8 +143,9 @@ export async function startServer(config: Config, options: { reusePort?: boolean
     // Slow or idle clients are cut after this long (slowloris costs them, not us).
     idleTimeout: 30,
     tls: config.tls
-      ? { cert: Bun.file(config.tls.certFile), key: Bun.file(config.tls.keyFile), secureOptions: NO_OLD_TLS }
+      ? { cert: Bun.file(config.tls.certFile), key: Bun.file(config.tls.keyFile), secureOptions: NO_OLD_TLS, ciphers: INTERMEDIATE_TLS12_CIPHERS }
       : undefined,
+    routes,
     fetch,
     error(error: Error) {
       logError("unhandled", error);
@@ -153,18 +166,7 @@ export async function startServer(config: Config, options: { reusePort?: boolean
       reusePort,
       development: false,
       idleTimeout: 10,
-      fetch(req: Request) {
-        // The Host header chooses only the name in the Location, never where we connect;
-        // a missing or odd one falls back to the request's own target host.
-        const url = req.url;
-        const hostMatch = /^https?:\/\/([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d+)?(\/[^#]*)?$/.exec(url);
-        if (!hostMatch) return new Response("Use HTTPS.\n", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-        const port = httpsPort === 443 ? "" : `:${httpsPort}`;
-        return new Response(null, {
-          status: 308,
-          headers: { Location: `https://${hostMatch[1]}${port}${hostMatch[2] ?? "/"}`, "Access-Control-Allow-Origin": "*" },
-        });
-      },
+      fetch: httpsRedirect(config.publicHosts, httpsPort!),
     }));
   }
 

@@ -3,15 +3,18 @@
 // manifest is read first and is the commit point (the build writes it last, atomically),
 // so tables from another build, a half-written one or bit rot are refused as a whole set,
 // never taken one by one: never new zones with old IP tables. What is returned is the
-// very bytes that were hashed, so nothing can change between the check and the decode.
+// very mapping that was hashed (formats/map-table.ts: read-only, and the build replaces a
+// table by rename, never in place), so nothing can change between the check and the decode.
 
 import { join } from "node:path";
 import { TableFormatError } from "../core/errors.ts";
 import { ManifestError, MANIFEST_FILE, readManifest, type Manifest } from "../formats/manifest.ts";
+import { GEO_FILE } from "../formats/geo-format.ts";
 import { IPV4_FILE, IPV6_FILE } from "../formats/ip-format.ts";
+import { mapTable } from "../formats/map-table.ts";
 import { ZONES_FILE } from "../formats/zones-format.ts";
 
-export const TABLE_FILES = [ZONES_FILE, IPV4_FILE, IPV6_FILE] as const;
+export const TABLE_FILES = [ZONES_FILE, IPV4_FILE, IPV6_FILE, GEO_FILE] as const;
 export type TableFile = (typeof TABLE_FILES)[number];
 
 export interface TableSet {
@@ -27,27 +30,25 @@ export async function readTableSet(dataDir: string): Promise<TableSet> {
   const manifest = await readManifest(dataDir);
   if (manifest === null) throw new ManifestError(manifestPath, "missing: nothing to check the tables against; run `bun run build`");
   const entries = new Map<string, Manifest["ip"]["files"][number]>();
-  for (const entry of [{ name: manifest.tzdb.file, bytes: manifest.tzdb.bytes, sha256: manifest.tzdb.sha256 }, ...manifest.ip.files]) {
+  const listed = [{ name: manifest.tzdb.file, bytes: manifest.tzdb.bytes, sha256: manifest.tzdb.sha256 }, ...manifest.ip.files, manifest.geo.file];
+  for (const entry of listed) {
     if (!/^[A-Za-z0-9._-]+$/.test(entry.name) || entry.name.startsWith(".")) throw new ManifestError(manifestPath, `"${entry.name}" is not a file name in the data folder`);
     if (!SHA256_HEX.test(entry.sha256)) throw new ManifestError(manifestPath, `the sha256 of ${entry.name} is not 64 lowercase hex digits`);
     entries.set(entry.name, entry);
   }
-  const read = async (name: TableFile) => {
+  const read = (name: TableFile) => {
     const path = join(dataDir, name);
     const entry = entries.get(name);
     if (entry === undefined) throw new ManifestError(manifestPath, `lists no checksum for ${name}`);
-    const file = Bun.file(path);
-    if (!(await file.exists())) throw new TableFormatError(path, "missing: run `bun run build`");
-    const buffer = await file.arrayBuffer();
+    const buffer = mapTable(path);
     if (buffer.byteLength !== entry.bytes) {
       throw new TableFormatError(path, `length mismatch: ${buffer.byteLength} bytes where ${MANIFEST_FILE} records ${entry.bytes} (truncated, from another build, or a build still writing)`);
     }
-    const actual = new Bun.CryptoHasher("sha256").update(buffer).digest("hex");
+    const actual = new Bun.CryptoHasher("sha256").update(new Uint8Array(buffer)).digest("hex");
     if (actual !== entry.sha256) {
       throw new TableFormatError(path, `sha256 ${actual} is not the ${entry.sha256} ${MANIFEST_FILE} records (corrupted, or from another build)`);
     }
     return { path, buffer };
   };
-  const [zones, ip4, ip6] = await Promise.all(TABLE_FILES.map(read));
-  return { manifest, tables: { [ZONES_FILE]: zones!, [IPV4_FILE]: ip4!, [IPV6_FILE]: ip6! } as TableSet["tables"] };
+  return { manifest, tables: Object.fromEntries(TABLE_FILES.map((name) => [name, read(name)])) as TableSet["tables"] };
 }

@@ -55,6 +55,7 @@ test.each([
   ["ip4.bin", "64 flipped bytes", (f: string) => flipBytes(f, 64, 2)],
   ["ip6.bin", "its last 1% zeroed", (f: string) => zeroTail(f, 0.01)],
   ["ip6.bin", "one flipped byte", (f: string) => flipBytes(f, 1, 3)],
+  ["geo.bin", "64 flipped bytes", (f: string) => flipBytes(f, 64, 4)],
 ])("%s with %s (same length) is refused, naming the file and its checksum", async (name, _what, corrupt) => {
   const dir = copyWith((d) => corrupt(join(d, name)));
   await expect(loadData(dir)).rejects.toThrow(`${join(dir, name)}: sha256`);
