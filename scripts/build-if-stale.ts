@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { logError, logEvent } from "../server/core/log.ts";
 import { build } from "./build.ts";
+import { GEO_TZ_PACKAGE, GEO_TZ_VERSION } from "./geo/geo-release.ts";
 import { ManifestError, readManifest } from "../server/formats/manifest.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
 import { readTzdbSource } from "./tzdb/build-zones.ts";
@@ -23,7 +24,8 @@ async function staleness(dataDir: string, siteDir: string): Promise<string | nul
   }
   if (!manifest) return "no manifest.json";
   if (!manifest.ip) return "no IP tables";
-  for (const file of [manifest.tzdb.file, ...manifest.ip.files.map((f) => f.name)]) {
+  if (manifest.geo.version !== GEO_TZ_VERSION) return `the coordinates table is from ${GEO_TZ_PACKAGE} ${manifest.geo.version}, not ${GEO_TZ_VERSION}`;
+  for (const file of [manifest.tzdb.file, manifest.geo.file.name, ...manifest.ip.files.map((f) => f.name)]) {
     if (!existsSync(join(dataDir, file))) return `${file} is missing`;
   }
   if (!existsSync(join(siteDir, "index.html"))) return "the website is not built";

@@ -1,6 +1,6 @@
-// `bun run build`: compiles the pinned sources into generated/ (zones.bin, ip4.bin,
+// `bun run build`: compiles the pinned sources into generated/ (zones.bin, geo.bin, ip4.bin,
 // ip6.bin, manifest.json). Flags: --tzdb-dir DIR (default data/tzdb), --out DIR (default
-// $DATA_DIR or generated/), --only tz|ip (the other half is kept from the last build),
+// $DATA_DIR or generated/), --only tz|geo|ip (the other parts are kept from the last build),
 // --ip-source FILE (default $IP_SOURCE, else the embedded DB-IP City Lite): a MaxMind
 // GeoIP2/GeoLite2 City database to compile instead, --no-site (skip the website).
 
@@ -11,6 +11,10 @@ import { previousManifest, writeManifest, type Manifest } from "./manifest.ts";
 import { buildZones } from "./tzdb/build-zones.ts";
 import { ZONES_FILE } from "../server/formats/zones-format.ts";
 import { buildIp } from "./ip/build-ip.ts";
+import { buildGeo } from "./geo/build-geo.ts";
+import { zoneAtCoordinates } from "./ip/zone-at-coordinates.ts";
+import { GEO_FILE } from "../server/formats/geo-format.ts";
+import { GeoTable } from "../server/geo/geo-locator.ts";
 import { dbipSource, maxmindSource } from "./ip/ip-sources.ts";
 import { ZoneTable } from "../server/tz/zone-table.ts";
 import { join } from "node:path";
@@ -19,7 +23,7 @@ import { buildSite } from "./site/build-site.ts";
 export interface BuildOptions {
   tzdbDir: string;
   outDir: string;
-  only?: "tz" | "ip";
+  only?: "tz" | "geo" | "ip";
   /** A MaxMind City mmdb to compile instead of the embedded DB-IP data. */
   ipSource?: string;
   /** Also build the website into this folder (the CLI: site/dist unless --no-site). */
@@ -30,15 +34,16 @@ export async function build(options: BuildOptions): Promise<Manifest> {
   mkdirSync(options.outDir, { recursive: true });
   const builtAt = new Date().toISOString();
   const previous = await previousManifest(options.outDir);
-  const tzdb = options.only === "ip" && previous ? previous.tzdb : await buildZones(options.tzdbDir, options.outDir, builtAt);
-  let ip = options.only === "tz" && previous?.ip ? previous.ip : null;
-  if (ip === null) {
-    // IP ranges map onto the names our own tz table serves.
-    const zones = await ZoneTable.load(join(options.outDir, ZONES_FILE));
-    const source = options.ipSource ? await maxmindSource(options.ipSource) : await dbipSource();
-    ip = await buildIp(source, options.outDir, new Set(zones.names), builtAt);
-  }
-  const manifest: Manifest = { manifestVersion: 1, builtAt, tzdb, ip };
+  const keep = (part: "tz" | "geo" | "ip") => options.only !== undefined && options.only !== part;
+  const tzdb = keep("tz") && previous ? previous.tzdb : await buildZones(options.tzdbDir, options.outDir, builtAt);
+  // The coordinates and IP tables map onto the names our own tz table serves.
+  const zones = await ZoneTable.load(join(options.outDir, ZONES_FILE));
+  // The IP source is opened first: a bad one fails the build before the long geo step.
+  const ipSource = keep("ip") && previous?.ip ? null : options.ipSource ? await maxmindSource(options.ipSource) : await dbipSource();
+  const geo = keep("geo") && previous?.geo ? previous.geo : await buildGeo(options.outDir, new Set(zones.names), builtAt);
+  const ip = ipSource === null ? previous!.ip : await buildIp(ipSource, zoneAtCoordinates(GeoTable.load(join(options.outDir, GEO_FILE))),
+    options.outDir, new Set(zones.names), builtAt);
+  const manifest: Manifest = { manifestVersion: 1, builtAt, tzdb, geo, ip };
   writeManifest(options.outDir, manifest);
   if (options.siteOut) await buildSite(options.outDir, options.siteOut);
   return manifest;
@@ -54,8 +59,8 @@ if (import.meta.main) {
       "no-site": { type: "boolean", default: false },
     },
   });
-  if (values.only !== undefined && values.only !== "tz" && values.only !== "ip") {
-    console.error(`build: --only must be "tz" or "ip", not "${values.only}"`);
+  if (values.only !== undefined && values.only !== "tz" && values.only !== "geo" && values.only !== "ip") {
+    console.error(`build: --only must be "tz", "geo" or "ip", not "${values.only}"`);
     process.exit(2);
   }
   try {
@@ -68,6 +73,8 @@ if (import.meta.main) {
     });
     console.log(`tzdb ${m.tzdb.version}: ${m.tzdb.names} names, ${m.tzdb.zones} zones -> ${m.tzdb.file} ` +
       `(${m.tzdb.bytes} bytes, ${m.tzdb.buildMs} ms)`);
+    console.log(`geo: ${m.geo.source} ${m.geo.version}, boundaries ${m.geo.boundaryRelease}: ${m.geo.zones} zones, ` +
+      `${m.geo.stats.cells} border cells -> ${m.geo.file.name} (${m.geo.file.bytes} bytes, ${m.geo.buildMs} ms)`);
     console.log(`ip: ${m.ip.source} ${m.ip.version}, data of ${m.ip.dataDate}: ${m.ip.ranges.v4} IPv4 and ` +
       `${m.ip.ranges.v6} IPv6 ranges -> ${m.ip.files.map((f) => `${f.name} (${f.bytes} bytes)`).join(", ")} (${m.ip.buildMs} ms)`);
     const unknown = Object.entries(m.ip.unknownZones);

@@ -16,7 +16,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ENDPOINTS = [
-  "/timezone/Europe/London", "/timezone/America/Argentina/Salta", "/ip/8.8.8.8", "/timezone",
+  "/timezone/Europe/London", "/timezone/America/Argentina/Salta", "/ip/8.8.8.8", "/coordinates/51.5074,-0.1278", "/timezone",
   "/timezone/America/New_York/transitions", "/timezone/America/New_York/info",
   "/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London",
 ];
@@ -127,11 +127,11 @@ export async function benchHttp(dataDir: string): Promise<void> {
     return;
   }
   const root = join(import.meta.dir, "..", "..");
-  const service = await startProcess(["bun", join(root, "server", "process", "main.ts")], { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1" });
+  const service = await startProcess([process.execPath, join(root, "server", "process", "main.ts")], { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1" });
   const sample = await (await fetch(`${service.url}/timezone/Europe/London`)).text();
   const baselineScript = join(import.meta.dir, "baseline-server.ts");
-  const baseline = await startProcess(["bun", baselineScript], { BODY_BYTES: String(sample.length) });
-  const floor = await startProcess(["bun", baselineScript], { BODY_BYTES: String(sample.length), BASELINE: "floor" });
+  const baseline = await startProcess([process.execPath, baselineScript], { BODY_BYTES: String(sample.length) });
+  const floor = await startProcess([process.execPath, baselineScript], { BODY_BYTES: String(sample.length), BASELINE: "floor" });
   try {
     console.log(`http (wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, one service process, loopback${PIN ? ", wrk on CPU 0, servers on CPU 1" : ""}; median of ${ROUNDS} alternating rounds)`);
     console.log(`  ${"endpoint".padEnd(38)} ${"req/s".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"cpu us/req".padStart(8)}  ${"x base".padStart(6)}  errors`);

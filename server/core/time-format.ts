@@ -1,6 +1,15 @@
 // Formatting of instants and offsets by integer arithmetic: no Date, no Intl, no regex.
 
-import { civilFromDays, SECONDS_PER_DAY } from "./calendar.ts";
+import { civilFromDays, daysFromCivil, SECONDS_PER_DAY } from "./calendar.ts";
+
+/** The first and last whole seconds whose date RFC 3339 can write: years 0001-9999, four digits. */
+export const FIRST_RFC3339_SECOND = daysFromCivil(1, 1, 1) * SECONDS_PER_DAY;
+export const LAST_RFC3339_SECOND = daysFromCivil(10000, 1, 1) * SECONDS_PER_DAY - 1;
+
+/** True when `seconds` (UTC or already shifted to local) falls in years 0001-9999. */
+export function inRfc3339Years(seconds: number): boolean {
+  return seconds >= FIRST_RFC3339_SECOND && seconds <= LAST_RFC3339_SECOND;
+}
 
 const TWO = Array.from({ length: 100 }, (_, i) => (i < 10 ? `0${i}` : `${i}`));
 

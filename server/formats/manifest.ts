@@ -36,10 +36,25 @@ export interface IpManifest {
   buildMs: number;
 }
 
+export interface GeoManifest {
+  source: string;
+  version: string;
+  product: string;
+  boundaryRelease: string;
+  license: string;
+  credit: { text: string; url: string };
+  zones: number;
+  /** What the compiler made: leaves, nodes, cells, shared edges... (scripts/geo/compile-geo.ts). */
+  stats: Record<string, number>;
+  file: { name: string; bytes: number; sha256: string };
+  buildMs: number;
+}
+
 export interface Manifest {
   manifestVersion: 1;
   builtAt: string;
   tzdb: ZonesManifest;
+  geo: GeoManifest;
   ip: IpManifest;
 }
 
@@ -62,6 +77,10 @@ const SCHEMA: Check = {
   tzdb: {
     version: "string", sourceSha256: "string", zones: "number", names: "number", horizonYear: "number",
     file: "string", sha256: "string", bytes: "number", buildMs: "number",
+  },
+  geo: {
+    source: "string", version: "string", product: "string", boundaryRelease: "string", license: "string",
+    credit: { text: "string", url: "string" }, zones: "number", stats: ["record", "number"], file: FILE_ENTRY, buildMs: "number",
   },
   ip: {
     source: "string", version: "string", dataDate: "string", license: "string",

@@ -247,6 +247,9 @@ export function decodeZones(buffer: ArrayBuffer, file: string): ZoneTableData {
   return data;
 }
 
+/** The characters of every tzdb name (Etc/GMT+5, America/Port-au-Prince). */
+const TZ_NAME = /^[A-Za-z0-9_+\-]+(?:\/[A-Za-z0-9_+\-]+)*$/;
+
 /** Every index in the file points inside its section, so lookups never read garbage. */
 function validateReferences(d: ZoneTableData, c: Counts, fail: (reason: string) => never): void {
   for (let z = 0; z < c.zoneCount; z++) {
@@ -284,6 +287,8 @@ function validateReferences(d: ZoneTableData, c: Counts, fail: (reason: string) 
     const name = d.names[n * NAME_INTS]!;
     const zone = d.names[n * NAME_INTS + 1]!;
     if (name < 0 || name >= c.stringCount || zone < 0 || zone >= c.zoneCount) fail(`name ${n} is out of range`);
+    // Zeroed or overwritten strings still decode as UTF-8; a name must look like one.
+    if (!TZ_NAME.test(d.strings[name]!)) fail(`name ${n} is not a timezone name`);
   }
 }
 

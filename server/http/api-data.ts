@@ -3,6 +3,7 @@
 // ETag, the time-object renderer's templates). Replaced as a whole on reload.
 
 import type { Manifest } from "../formats/manifest.ts";
+import type { GeoTable } from "../geo/geo-locator.ts";
 import type { IpTables } from "../ip/ip-locator.ts";
 import { TimeObjectRenderer } from "../time-object/renderer.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
@@ -12,6 +13,8 @@ import { Responses } from "./responses.ts";
 export interface Tables {
   zones: ZoneTable;
   ip: IpTables;
+  /** Latitude, longitude -> zones (generated/geo.bin, mapped read-only). */
+  geo: GeoTable;
   /** null when the data folder has none (tables built by hand, in tests). */
   manifest: Manifest | null;
 }

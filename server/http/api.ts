@@ -5,14 +5,17 @@
 //   /timezone/{name}                a time object (any Zone or Link, any letter case)
 //   /ip, /ip/{address}              a time object for the caller's or any address
 //   /api/{name}                     WorldTimeAPI's short form of /api/timezone/{name}
+//   /coordinates/{lat},{lng}        a time object for the zone at a point
 //   ...with `.txt` for plain text, a trailing slash allowed, `?at=` for another instant,
 //   and all of it again under /api in the WorldTimeAPI profile.
 
+import { asciiLowerCase } from "../core/ascii-fold.ts";
 import type { Instant } from "../core/clock.ts";
 import { formatIp, parseIp, type IpAddress } from "../ip/address.ts";
 import { lookupKey } from "../ip/special-ranges.ts";
 import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
-import { invalidAt, parseAt } from "./at-param.ts";
+import { checkLocalYears, invalidAt, parseAt } from "./at-param.ts";
+import { parseCoordinates } from "./coordinates-param.ts";
 import { MALFORMED_IP, MALFORMED_PATH, NOT_FOUND, UNKNOWN_LOCATION } from "./http-errors.ts";
 import { queryParam, safeDecode } from "./request-target.ts";
 import type { RouteRequest } from "./routes.ts";
@@ -58,7 +61,7 @@ export function timezoneName(request: RouteRequest): Response {
 }
 
 function timeObjectOf(request: RouteRequest, resolved: ResolvedName): Response {
-  const body = request.data.renderer.render(resolved, instantOf(request), request.clientAddress, request.profile, request.format);
+  const body = request.data.renderer.render(resolved, instantOf(request, resolved), request.clientAddress, request.profile, request.format);
   return request.data.responses.timeObject(body, request.format, request.head);
 }
 
@@ -87,12 +90,27 @@ export function ipAddress(request: RouteRequest): Response {
   return ipTimeObject(request, text, null);
 }
 
+/** `/coordinates/{point}`: a time object for the zone at a latitude, longitude. */
+export function coordinates(request: RouteRequest): Response {
+  const text = safeDecode(request.params[0]!);
+  if (text === null) throw MALFORMED_PATH();
+  const { lat, lng } = parseCoordinates(text);
+  const { geo, zones, renderer, responses } = request.data;
+  const zonesThere = geo.answers[geo.answerAt(lat, lng)]!;
+  // Every name of geo.bin resolves (load-data.ts checks at load).
+  const resolved = zones.resolve(zonesThere[0]!)!;
+  const body = renderer.render(resolved, instantOf(request, resolved), request.clientAddress, request.profile, request.format);
+  return zonesThere.length === 1
+    ? responses.timeObject(body, request.format, request.head)
+    : responses.timeObjectWithOthers(body, request.format, request.head, zonesThere.slice(1));
+}
+
 /** `shown` is the client_ip to answer with; null: the address asked about, normalised. */
 function ipTimeObject(request: RouteRequest, text: string, shown: string | null): Response {
   const address = parseIp(text);
   if (!address) throw MALFORMED_IP();
   const resolved = zoneOfAddress(request, address);
-  const body = request.data.renderer.render(resolved, instantOf(request), shown ?? formatIp(address), request.profile, request.format);
+  const body = request.data.renderer.render(resolved, instantOf(request, resolved), shown ?? formatIp(address), request.profile, request.format);
   return request.data.responses.timeObject(body, request.format, request.head);
 }
 
@@ -105,17 +123,20 @@ function zoneOfAddress(request: RouteRequest, address: IpAddress) {
   return resolved;
 }
 
-/** `?at=`, or now. */
-function instantOf(request: RouteRequest): Instant {
+/** `?at=`, or now; an instant whose local time in `name` is outside years 0001-9999 is refused. */
+function instantOf(request: RouteRequest, name: ResolvedName): Instant {
   const at = queryParam(request.query, "at");
   if (at === undefined) return request.clock();
   if (at === null) throw invalidAt(); // a broken percent-escape
-  return parseAt(at);
+  const instant = parseAt(at);
+  checkLocalYears(instant, request.data.zones.periodAt(name.zone, instant.seconds).type.utoff, name.name);
+  return instant;
 }
 
 /** Names under a prefix such as `America` or `america/argentina`, canonical casing. */
 function namesUnder(zones: ZoneTable, prefix: string): string[] {
-  const lower = `${prefix.toLowerCase()}/`;
-  if (lower === "/") return [];
+  const folded = asciiLowerCase(prefix);
+  if (folded === null || folded === "") return [];
+  const lower = `${folded}/`;
   return zones.names.filter((n) => n.toLowerCase().startsWith(lower));
 }

@@ -1,14 +1,17 @@
 // `?at=`: the instant to answer for instead of now. Unix seconds with up to six fraction
 // digits (`1759315363.821684`, negative allowed), or an RFC 3339 instant
 // (`2026-11-21T10:00:00Z`, `2026-11-21T10:00:00.5+01:00`; fractions beyond microseconds
-// are cut). Years 0001-9999 only, so every answer formats as RFC 3339.
+// are cut). Every instant from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z, so that
+// every answer formats as RFC 3339; the zone's local time must be in those years too
+// (checkLocalYears), which cuts a few hours at each end for zones away from UTC.
 
 import { daysFromCivil, daysInMonth, SECONDS_PER_DAY } from "../core/calendar.ts";
 import type { Instant } from "../core/clock.ts";
+import { FIRST_RFC3339_SECOND as MIN_SECONDS, inRfc3339Years, LAST_RFC3339_SECOND as MAX_SECONDS } from "../core/time-format.ts";
 import { badRequest } from "./http-errors.ts";
 
-export const MIN_SECONDS = daysFromCivil(1, 1, 1) * SECONDS_PER_DAY + 86400; // a day of margin for any offset
-export const MAX_SECONDS = daysFromCivil(10000, 1, 1) * SECONDS_PER_DAY - 86400 - 1;
+/** The instants `at` may name (years 0001-9999 in UTC), for the routes that clamp windows to them. */
+export { MAX_SECONDS, MIN_SECONDS };
 
 const UNIX = /^(-?)(\d{1,12})(?:\.(\d{1,6}))?$/;
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
@@ -16,6 +19,13 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,
 export const invalidAt = () => badRequest("bad_at",
   "invalid at: use unix seconds (up to 6 fraction digits) or an RFC 3339 instant such as 2026-11-21T10:00:00Z");
 const outOfRange = () => badRequest("bad_at", "at out of range: years 0001-9999 only");
+
+/** Refuses an instant whose local time in `zone` (`utoff` seconds east of UTC) is outside years 0001-9999. */
+export function checkLocalYears(instant: Instant, utoff: number, zone: string): void {
+  if (!inRfc3339Years(instant.seconds + utoff)) {
+    throw badRequest("bad_at", `at out of range: the local time in ${zone} at that instant is outside years 0001-9999`);
+  }
+}
 
 function micros(fraction: string | undefined): number {
   return fraction === undefined ? 0 : Number(fraction.slice(0, 6).padEnd(6, "0"));
@@ -41,7 +51,7 @@ export function parseAt(text: string): Instant {
   const m = RFC3339.exec(text);
   if (!m) throw invalidAt();
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
-  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
     throw invalidAt();
   }
   let offset = 0;

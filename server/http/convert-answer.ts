@@ -10,7 +10,7 @@ import { formatDateTime } from "../core/time-format.ts";
 import { DISAMBIGUATIONS, instantOfLocal, type Disambiguation } from "../tz/local-time.ts";
 import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
 import { buildTimeObject, timeObjectJson, timeObjectText, type Profile } from "../time-object/time-object.ts";
-import { MAX_SECONDS, MIN_SECONDS, parseAt } from "./at-param.ts";
+import { checkLocalYears, MAX_SECONDS, MIN_SECONDS, parseAt } from "./at-param.ts";
 import { badRequest } from "./http-errors.ts";
 
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
@@ -70,6 +70,8 @@ export function convertInstant(zones: ZoneTable, from: ResolvedName, time: strin
 }
 
 export function convertBody(zones: ZoneTable, from: ResolvedName, to: ResolvedName, instant: Instant, profile: Profile, format: "json" | "text"): string {
+  // Both answers print local date-times: each must fall in years 0001-9999 (see at-param.ts).
+  for (const name of [from, to]) checkLocalYears(instant, zones.periodAt(name.zone, instant.seconds).type.utoff, name.name);
   const a = buildTimeObject(zones, from, instant, null, profile);
   const b = buildTimeObject(zones, to, instant, null, profile);
   if (format === "json") return `{"from":${timeObjectJson(a)},"to":${timeObjectJson(b)}}`;

@@ -5,30 +5,35 @@
 
 import type { Server } from "bun";
 import { logError, logEvent } from "../core/log.ts";
+import { acceptsHtml } from "./accepts-html.ts";
 import type { AppState } from "./app-state.ts";
 import { peerAddress, resolveClient } from "./client-address.ts";
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
 import type { RateDecision } from "./rate-limiter.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
-import { matchRoute, type RouteMatch } from "./routes.ts";
+import type { RawPath } from "./raw-path-guard.ts";
+import { matchRoute, REFUSED_PATH, type RouteMatch } from "./routes.ts";
 import { metrics, metricsResponse } from "./service-routes.ts";
 import { PAGE_SECURITY_HEADERS } from "./static-site.ts";
 
 export { createAppState, type AppState } from "./app-state.ts";
 
-/** Synchronous, except a worker's /metrics, which waits for the other workers' counts. */
-export type FetchHandler = (req: Request, server: Server<unknown> | null) => Response | Promise<Response>;
+/**
+ * Synchronous, except a worker's /metrics, which waits for the other workers' counts.
+ * `raw`: what Bun's router saw of the path as sent (raw-path-guard.ts); absent when called directly.
+ */
+export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: RawPath) => Response | Promise<Response>;
 
 export function createFetchHandler(state: AppState): FetchHandler {
   const trust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
-  return (req, server) => {
+  return (req, server, raw) => {
     const started = performance.now();
     const target = requestTarget(req.url);
     const peer = peerAddress(req, server);
     let client = peer;
     let limitKey = peer;
     if (trust.trusted.length > 0) ({ address: client, limitKey } = resolveClient(peer, req.headers, trust));
-    const match = matchRoute(target.path);
+    const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
     if (match.route?.handle === metrics && state.instanceMetrics !== null && (req.method === "GET" || req.method === "HEAD")) {
       const head = req.method === "HEAD";
       return state.instanceMetrics().then(
@@ -50,6 +55,13 @@ export function createFetchHandler(state: AppState): FetchHandler {
     }
     return finish(state, req.method, target.path, match, client, started, decision, response);
   };
+}
+
+/** The route of the parsed path, if the path as sent was under that route too; else refused. */
+function checkedMatch(path: string, raw: RawPath): RouteMatch {
+  if (raw.refused) return REFUSED_PATH;
+  const match = matchRoute(path);
+  return match.family === raw.family ? match : REFUSED_PATH;
 }
 
 /** What every answer gets on its way out: rate limit headers, `Connection: close` when draining, metrics, the access log. */
@@ -97,15 +109,18 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
       }, state);
     }
     if (match.api) throw NOT_FOUND(); // an unknown path under /api
-    return sitePage(target.path, head, state);
+    return sitePage(target.path, head, () => req.headers.get("accept"), state);
   } catch (error) {
     if (error instanceof HttpError) return responses.error(error, format, head);
     throw error;
   }
 }
 
-/** The website's file at `path`, its 404 page, or (without a website) the API's index at `/`. */
-function sitePage(path: string, head: boolean, state: AppState): Response {
+/**
+ * The website's file at `path`, or (without a website) the API's index at `/`. An unknown
+ * path is the site's 404 page for a client that asks for HTML, the JSON error for any other.
+ */
+function sitePage(path: string, head: boolean, accept: () => string | null, state: AppState): Response {
   const { responses } = state.data;
   const site = state.site;
   if (site === null) {
@@ -117,11 +132,11 @@ function sitePage(path: string, head: boolean, state: AppState): Response {
     }, "public, max-age=300", head);
   }
   const file = site.lookup(path);
-  const page = file ?? site.notFound;
+  const page = file ?? (acceptsHtml(accept()) ? site.notFound : null);
   if (!page) throw NOT_FOUND();
   const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
   if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
-  return responses.file(page.path, file ? 200 : 404, headers, head);
+  return responses.file(page.body, file ? 200 : 404, headers, head);
 }
 
 function rateLimited(state: AppState, decision: RateDecision, method: string, match: RouteMatch): Response {

@@ -2,9 +2,14 @@
 // website's files), so the headers every answer must carry (CORS, nosniff, the tzdb
 // version, HSTS) cannot be forgotten on one path. Header sets are built once per data
 // version, not per request.
+//
+// HEAD: a response is made with the body GET would send. Bun sends no body to HEAD but
+// the headers that body implies (its Content-Length), so HEAD and GET carry the same
+// headers; the Date that Bun leaves off HEAD answers is added here.
 
 import { ZonetimeError } from "../core/errors.ts";
 import type { Format } from "../time-object/time-object.ts";
+import { httpDate } from "./http-date.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const TEXT_TYPE = "text/plain; charset=utf-8";
@@ -12,6 +17,8 @@ const PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 const PREFLIGHT_MAX_AGE = "86400";
 export const TZDB_VERSION_HEADER = "X-Tzdb-Version";
+/** /coordinates where the boundary data gives a place more than one zone: the others. */
+export const OTHER_TIMEZONES_HEADER = "X-Other-Timezones";
 
 export class Responses {
   private readonly base: Record<string, string>;
@@ -26,7 +33,7 @@ export class Responses {
   constructor(tzdbVersion: string, listFingerprint: string, extraHeaders: Record<string, string> = {}) {
     this.base = {
       "Access-Control-Allow-Origin": "*",
-      "Access-Control-Expose-Headers": `${TZDB_VERSION_HEADER}, ETag, Retry-After, RateLimit, RateLimit-Policy`,
+      "Access-Control-Expose-Headers": `${TZDB_VERSION_HEADER}, ${OTHER_TIMEZONES_HEADER}, ETag, Retry-After, RateLimit, RateLimit-Policy`,
       "X-Content-Type-Options": "nosniff",
       [TZDB_VERSION_HEADER]: tzdbVersion,
       ...extraHeaders,
@@ -45,7 +52,15 @@ export class Responses {
 
   /** A time object: never cached, it is stale a microsecond later. */
   timeObject(body: Uint8Array, format: Format, head: boolean): Response {
-    return new Response(head ? null : body, { headers: this.live[format] });
+    return answer(body, { headers: this.live[format] }, head);
+  }
+
+  /** A time object for a place the data gives more than one zone: the first answers, the
+   *  others are named in a header (the time object keeps its fixed keys). Rare: disputed areas. */
+  timeObjectWithOthers(body: Uint8Array, format: Format, head: boolean, others: readonly string[]): Response {
+    const headers = new Headers(this.live[format]);
+    headers.set(OTHER_TIMEZONES_HEADER, others.join(", "));
+    return new Response(head ? null : body, { headers });
   }
 
   /** The headers of a time object (the benchmark's floor baseline sends the same). */
@@ -58,7 +73,7 @@ export class Responses {
     if (ifNoneMatch !== null && etagMatches(ifNoneMatch, this.listEtag)) {
       return new Response(null, { status: 304, headers: this.lists[format] });
     }
-    return new Response(head ? null : listBody(names, format), { headers: this.lists[format] });
+    return answer(listBody(names, format), { headers: this.lists[format] }, head);
   }
 
   /**
@@ -76,7 +91,7 @@ export class Responses {
   /** The one error shape: {"error": message}, or the message as text for `.txt`. */
   error(error: ZonetimeError, format: Format, head: boolean, extra?: Record<string, string>): Response {
     const body = format === "json" ? JSON.stringify({ error: error.message }) : `${error.message}\n`;
-    return new Response(head ? null : body, { status: error.status, headers: extra ? { ...this.errors[format], ...extra } : this.errors[format] });
+    return answer(body, { status: error.status, headers: extra ? { ...this.errors[format], ...extra } : this.errors[format] }, head);
   }
 
   methodNotAllowed(format: Format, error: ZonetimeError): Response {
@@ -100,21 +115,28 @@ export class Responses {
 
   /** A JSON document of the service's own (/health, /openapi.json, the API index). */
   json(status: number, body: unknown, cacheControl: string, head: boolean): Response {
-    return new Response(head ? null : JSON.stringify(body), {
+    return answer(JSON.stringify(body), {
       status,
       headers: { ...this.base, "Content-Type": JSON_TYPE, "Cache-Control": cacheControl },
-    });
+    }, head);
   }
 
   /** /metrics: Prometheus text, never cached. */
   metrics(body: string, head: boolean): Response {
-    return new Response(head ? null : body, { headers: { ...this.base, "Content-Type": PROMETHEUS_TYPE, "Cache-Control": "no-store" } });
+    return answer(body, { headers: { ...this.base, "Content-Type": PROMETHEUS_TYPE, "Cache-Control": "no-store" } }, head);
   }
 
-  /** A file of the website; `headers` are its type, cache and (for pages) security headers. */
-  file(path: string, status: number, headers: Record<string, string>, head: boolean): Response {
-    return new Response(head ? null : Bun.file(path), { status, headers: { ...this.base, ...headers } });
+  /** A file of the website, from memory; `headers` are its type, cache and (for pages) security headers. */
+  file(body: Uint8Array, status: number, headers: Record<string, string>, head: boolean): Response {
+    return answer(body, { status, headers: { ...this.base, ...headers } }, head);
   }
+}
+
+/** A response with its body, for HEAD too (see the top of this file). */
+function answer(body: Bun.BodyInit, init: ResponseInit, head: boolean): Response {
+  const response = new Response(body, init);
+  if (head) response.headers.set("Date", httpDate());
+  return response;
 }
 
 const listBodies = new WeakMap<readonly string[], Record<Format, string>>();

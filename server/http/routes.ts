@@ -1,6 +1,7 @@
 // The service's routes as one table: one row per route, its path pattern, its handler and
 // its metrics label. The metrics route labels are this table's labels (in row order), then
-// "site" for the website and "other" for an unknown /api path. Adding an endpoint is
+// "site" for the website and "other" for an unknown /api path or a refused raw path
+// (raw-path-guard.ts). Adding an endpoint is
 // adding a row; rows are tried in order, so a more specific pattern goes first
 // (`/timezone/{name*}/info` before `/timezone/{name*}`).
 //
@@ -11,7 +12,7 @@
 
 import type { Clock } from "../core/clock.ts";
 import type { Format, Profile } from "../time-object/time-object.ts";
-import { callerIp, ipAddress, timezoneList, timezoneName, worldTimeApiAlias } from "./api.ts";
+import { callerIp, coordinates, ipAddress, timezoneList, timezoneName, worldTimeApiAlias } from "./api.ts";
 import { apiIndex, convert, info, transitions } from "./zone-routes.ts";
 import type { ApiData } from "./api-data.ts";
 import type { AppState } from "./app-state.ts";
@@ -21,7 +22,7 @@ import { health, healthLive, healthReady, metrics, openapiDocument } from "./ser
 export interface RouteRequest {
   profile: Profile;
   format: Format;
-  /** HEAD: the handler's answer loses its body. */
+  /** HEAD: answered with the GET body, which Bun does not send (responses.ts adds the Date Bun leaves off). */
   head: boolean;
   /** The pattern's parameters in order, raw (percent-encoded: decode with safeDecode). */
   params: readonly string[];
@@ -63,6 +64,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/convert", on: "api", label: "convert", limited: true, handle: convert },
   { pattern: "/ip", on: "api", label: "ip", limited: true, handle: callerIp },
   { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: ipAddress },
+  { pattern: "/coordinates/{point}", on: "api", label: "coordinates", limited: true, handle: coordinates },
   { pattern: "/health", on: "raw", label: "health", limited: false, handle: health },
   { pattern: "/health/live", on: "raw", label: "health", limited: false, handle: healthLive },
   { pattern: "/health/ready", on: "raw", label: "health", limited: false, handle: healthReady },
@@ -73,6 +75,8 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/{name*}", on: "api", label: "timezone", limited: true, only: "wta", handle: worldTimeApiAlias },
 ];
 
+/** The WorldTimeAPI profile's prefix. */
+export const API_PREFIX = "/api";
 const SITE_LABEL = "site";
 const OTHER_LABEL = "other";
 
@@ -87,6 +91,22 @@ interface CompiledRoute {
   /** The pattern when it has no parameter: matched by one comparison. */
   exact: string | null;
   label: number;
+  /** RouteMatch.family for this row at the root and under /api. */
+  family: { spec: string; wta: string };
+}
+
+/**
+ * `/timezone` for `/timezone/{name*}`: the row's first segment, as a path; "" when the row
+ * has no literal first segment (`/` and `/{name*}`, the /api index and alias rows).
+ */
+export function firstSegment(pattern: string): string {
+  if (pattern === "/" || pattern.charCodeAt(1) === 123 /* { */) return "";
+  let end = pattern.length;
+  for (const stop of ["/", "{"]) {
+    const at = pattern.indexOf(stop, 1);
+    if (at > 0 && at < end) end = at;
+  }
+  return pattern.slice(0, end);
 }
 
 function compile(row: RouteRow): CompiledRoute {
@@ -108,7 +128,11 @@ function compile(row: RouteRow): CompiledRoute {
     at = close + 1;
   }
   const only = tokens.length === 1 ? tokens[0]! : null;
-  return { row, tokens, exact: only !== null && "literal" in only ? only.literal : null, label: ROUTE_LABELS.indexOf(row.label) };
+  const first = firstSegment(row.pattern);
+  return {
+    row, tokens, exact: only !== null && "literal" in only ? only.literal : null, label: ROUTE_LABELS.indexOf(row.label),
+    family: { spec: first, wta: `${API_PREFIX}${first}` },
+  };
 }
 
 const NO_PARAMS: readonly string[] = Object.freeze([]);
@@ -151,6 +175,12 @@ export interface RouteMatch {
   label: number;
   /** Errors of this path answer in `format` (an API path), not always JSON. */
   api: boolean;
+  /**
+   * The raw prefix a path matched so must have been sent with (raw-path-guard.ts checks it):
+   * the row's first segment (`/timezone`), under /api `/api/timezone`; `/api` for an unknown
+   * /api path; "" for the website.
+   */
+  family: string;
 }
 
 const COMPILED = ROUTE_TABLE.map(compile);
@@ -165,10 +195,13 @@ export function endsWithTxt(path: string): boolean {
     (path.charCodeAt(n - 2) | 32) === 120 && (path.charCodeAt(n - 1) | 32) === 116;
 }
 
+/** A path refused before routing (raw-path-guard.ts): matched by no row, answered the JSON 404. */
+export const REFUSED_PATH: RouteMatch = Object.freeze({ route: null, params: NO_PARAMS, profile: "spec", format: "json", label: OTHER, api: true, family: "" });
+
 export function matchRoute(rawPath: string): RouteMatch {
   let path = rawPath;
   let profile: Profile = "spec";
-  if (path.startsWith("/api") && (path.length === 4 || path.charCodeAt(4) === SLASH)) {
+  if (path.startsWith(API_PREFIX) && (path.length === 4 || path.charCodeAt(4) === SLASH)) {
     profile = "wta";
     path = path.length === 4 ? "/" : path.slice(4);
   }
@@ -183,8 +216,10 @@ export function matchRoute(rawPath: string): RouteMatch {
     if (raw && profile === "wta") continue;
     if (route.row.only === "wta" && profile !== "wta") continue;
     const params = matchTokens(route, raw ? rawPath : path);
-    if (params !== null) return { route: route.row, params, profile, format: raw ? "json" : format, label: route.label, api: !raw };
+    if (params !== null) {
+      return { route: route.row, params, profile, format: raw ? "json" : format, label: route.label, api: !raw, family: route.family[profile] };
+    }
   }
   const wta = profile === "wta";
-  return { route: null, params: NO_PARAMS, profile, format, label: wta ? OTHER : SITE, api: wta };
+  return { route: null, params: NO_PARAMS, profile, format, label: wta ? OTHER : SITE, api: wta, family: wta ? API_PREFIX : "" };
 }

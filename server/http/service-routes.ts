@@ -52,6 +52,12 @@ export function openapiDocument(request: RouteRequest): Response {
   return request.data.responses.json(200, openapi, "public, max-age=3600", request.head);
 }
 
+/** "timezone-boundary-builder 2026d (geo-tz 8.1.9)", from geo.bin's own metadata. */
+function boundariesOf(metadata: Record<string, unknown>): string | null {
+  const { boundaryRelease, source, version } = metadata;
+  return typeof boundaryRelease === "string" ? `timezone-boundary-builder ${boundaryRelease} (${String(source)} ${String(version)})` : null;
+}
+
 export function healthReport(state: AppState) {
   const ip = state.data.manifest?.ip;
   const clock = readClockSync();
@@ -69,6 +75,7 @@ export function healthReport(state: AppState) {
       ip_source: ip?.source ?? null,
       ip_version: ip?.version ?? null,
       ip_data_date: ip?.dataDate ?? null,
+      boundaries: boundariesOf(state.data.geo.metadata),
     },
     clock: {
       // The clock that answers requests against Date.now(): beyond the bound, not ready.

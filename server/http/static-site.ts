@@ -1,17 +1,22 @@
-// The built website (site/dist), served by the service at /. Every file is indexed once
-// at start; a request is answered only from that index, so no request path ever reaches
-// the filesystem. Hashed assets (/_astro/...) are immutable for a year; pages revalidate
-// after five minutes. An unknown site path gets the site's own 404 page.
+// The built website (site/dist), served by the service at /. The whole site (a few
+// hundred KB) is read into memory at start and on SIGHUP; a request is answered only from
+// memory, so no request path ever reaches the filesystem, and a rebuild of the folder
+// under a running service changes nothing until the next SIGHUP takes the new site whole
+// (answering from the folder gave 500s mid-build, and pages whose assets were gone after).
+// Hashed assets (/_astro/...) are immutable for a year; pages revalidate after five
+// minutes. An unknown site path gets the site's own 404 page.
 
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 
 export interface StaticFile {
-  path: string;
   type: string;
   cacheControl: string;
-  bytes: number;
+  body: Uint8Array;
 }
+
+/** A folder bigger than this is not a website we built (SITE_DIR pointing somewhere else): refused, not read. */
+export const MAX_SITE_BYTES = 64 * 2 ** 20;
 
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",
@@ -43,6 +48,8 @@ export const PAGE_SECURITY_HEADERS = {
 export class StaticSite {
   private readonly files = new Map<string, StaticFile>();
   readonly notFound: StaticFile | null;
+  /** The bytes held in memory. */
+  totalBytes = 0;
 
   private constructor(dir: string) {
     const walk = (folder: string) => {
@@ -56,7 +63,10 @@ export class StaticSite {
     this.notFound = this.files.get("/404.html") ?? null;
   }
 
-  /** The site in `dir`, or null when it has not been built (the API still serves). */
+  /**
+   * The site in `dir`, read whole, or null when it has not been built (the API still
+   * serves). Throws when a file cannot be read or the folder is too big to be ours.
+   */
   static load(dir: string): StaticSite | null {
     try {
       if (!statSync(join(dir, "index.html")).isFile()) return null;
@@ -69,11 +79,12 @@ export class StaticSite {
   private add(root: string, full: string): void {
     const url = `/${relative(root, full).split(sep).join("/")}`;
     const extension = url.slice(url.lastIndexOf(".") + 1).toLowerCase();
+    this.totalBytes += statSync(full).size;
+    if (this.totalBytes > MAX_SITE_BYTES) throw new Error(`${root}: over ${MAX_SITE_BYTES} bytes, which is not the website the build makes`);
     const file: StaticFile = {
-      path: full,
       type: TYPES[extension] ?? "application/octet-stream",
       cacheControl: url.startsWith("/_astro/") ? IMMUTABLE : extension === "html" ? PAGE : OTHER,
-      bytes: statSync(full).size,
+      body: readFileSync(full),
     };
     this.files.set(url, file);
     if (url.endsWith("/index.html")) {

@@ -118,8 +118,15 @@ export function formatIpv4(value: number): string {
   return `${value >>> 24}.${(value >>> 16) & 255}.${(value >>> 8) & 255}.${value & 255}`;
 }
 
-/** RFC 5952 text: lowercase, the longest run of two or more zero groups as `::`. */
+/**
+ * RFC 5952 text: lowercase, the longest run of two or more zero groups as `::`, and an
+ * IPv4-mapped address (::ffff:0:0/96) with its last 32 bits dotted (section 5), as Go's
+ * netip writes it: `::ffff:8.8.8.8`, never `::ffff:808:808`.
+ */
 export function formatIpv6(groups: Uint16Array): string {
+  if (groups[5] === 0xffff && groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0) {
+    return `::ffff:${formatIpv4(groups[6]! * 65536 + groups[7]!)}`;
+  }
   let bestStart = -1;
   let bestLength = 1;
   for (let i = 0; i < 8;) {

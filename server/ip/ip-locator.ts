@@ -1,7 +1,7 @@
 // Address -> timezone name by binary search over the IP range tables.
 
-import { TableFormatError } from "../core/errors.ts";
 import { decodeIpTable, IPV4_FILE, IPV6_FILE, NO_ZONE, type IpTableData } from "../formats/ip-format.ts";
+import { mapTable } from "../formats/map-table.ts";
 import type { LookupKey } from "./special-ranges.ts";
 
 export interface IpLocator {
@@ -19,11 +19,10 @@ export class IpTables implements IpLocator {
   }
 
   static async load(dir: string): Promise<IpTables> {
-    const read = async (name: string, version: 4 | 6) => {
+    // Mapped read-only (formats/map-table.ts): workers share the pages instead of a copy each.
+    const read = (name: string, version: 4 | 6) => {
       const path = `${dir}/${name}`;
-      const file = Bun.file(path);
-      if (!(await file.exists())) throw new TableFormatError(path, "missing: run `bun run build`");
-      return decodeIpTable(await file.arrayBuffer(), path, version);
+      return decodeIpTable(mapTable(path), path, version);
     };
     return new IpTables(await read(IPV4_FILE, 4), await read(IPV6_FILE, 6));
   }

@@ -10,6 +10,7 @@
 // A worker that does not answer in time is counted with its latest counts; a scrape the
 // supervisor does not answer fails (503) rather than report less than before.
 
+import { droppedLogLines } from "../core/log.ts";
 import { emptySnapshot, sumSnapshots, type Metrics, type MetricsSnapshot } from "./metrics.ts";
 
 export const PUSH_INTERVAL_MS = 1000;
@@ -118,7 +119,9 @@ export class MetricsCollector {
       this.ledger.receive(from.pid, message.snapshot);
       void this.collect(from.pid).then(() => {
         try {
-          from.send({ type: "collected", id: message.id, total: this.ledger.total() });
+          const total = this.ledger.total();
+          total.logLinesDropped += droppedLogLines(); // the supervisor's own lines
+          from.send({ type: "collected", id: message.id, total });
         } catch {
           // that worker is gone; its scrape went with it
         }

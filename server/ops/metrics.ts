@@ -11,6 +11,8 @@
 // The route labels are the HTTP route table's (server/http/routes.ts), given to the
 // constructor; a request is counted under its label's index.
 
+import { droppedLogLines } from "../core/log.ts";
+
 const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1];
 
 /** A worker's counts, as plain data that can cross a process boundary and be summed. */
@@ -22,6 +24,8 @@ export interface MetricsSnapshot {
   sums: number[];
   rateLimited: number;
   reloads: { ok: number; failed: number };
+  /** Log lines the process could not write (see log.ts). */
+  logLinesDropped: number;
   /** Times a worker's serving clock diverged from the system clock (ops/clock-check.ts). */
   clockDivergences: number;
 }
@@ -34,6 +38,7 @@ export function emptySnapshot(routes: number): MetricsSnapshot {
     sums: new Array<number>(routes).fill(0),
     rateLimited: 0,
     reloads: { ok: 0, failed: 0 },
+    logLinesDropped: 0,
     clockDivergences: 0,
   };
 }
@@ -53,6 +58,7 @@ export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnap
     total.rateLimited += s.rateLimited;
     total.reloads.ok += s.reloads.ok;
     total.reloads.failed += s.reloads.failed;
+    total.logLinesDropped += s.logLinesDropped;
     total.clockDivergences += s.clockDivergences;
   }
   total.counts = [...counts];
@@ -95,6 +101,7 @@ export class Metrics {
       sums: [...this.sums],
       rateLimited: this.rateLimited,
       reloads: { ...this.reloads },
+      logLinesDropped: droppedLogLines(),
       clockDivergences: this.clockDivergences,
     };
   }
@@ -128,10 +135,13 @@ export class Metrics {
     lines.push("# HELP zonetime_rate_limited_total Requests refused with 429.");
     lines.push("# TYPE zonetime_rate_limited_total counter");
     lines.push(`zonetime_rate_limited_total ${total.rateLimited}`);
-    lines.push("# HELP zonetime_reloads_total Data reloads on SIGHUP, by result, summed over workers.");
+    lines.push("# HELP zonetime_reloads_total Reloads on SIGHUP (the tables and the website), by result, summed over workers.");
     lines.push("# TYPE zonetime_reloads_total counter");
     lines.push(`zonetime_reloads_total{result="ok"} ${total.reloads.ok}`);
     lines.push(`zonetime_reloads_total{result="failed"} ${total.reloads.failed}`);
+    lines.push("# HELP zonetime_log_lines_dropped_total Log lines not written because the reader of stdout/stderr fell behind or went away.");
+    lines.push("# TYPE zonetime_log_lines_dropped_total counter");
+    lines.push(`zonetime_log_lines_dropped_total ${total.logLinesDropped}`);
     lines.push("# HELP zonetime_data_info The data versions the answering worker serves.");
     lines.push("# TYPE zonetime_data_info gauge");
     // The versions come from the manifest, a file: escaped, so that no value can add a line.

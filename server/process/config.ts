@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR } from "./default-paths.ts";
+import { parsePublicHosts } from "../http/https-redirect.ts";
 import type { RateLimitConfig } from "../http/rate-limiter.ts";
 import { parseCidrList, type Cidr } from "../ip/cidr.ts";
 
@@ -15,6 +16,11 @@ export interface Config {
   workers: number;
   tls: { certFile: string; keyFile: string } | null;
   httpRedirectPort: number | null;
+  /**
+   * The names the service is reached by (PUBLIC_HOSTS), the first canonical: the plain-HTTP
+   * port redirects only to these, never to whatever Host a request carries.
+   */
+  publicHosts: string[];
   trustedProxies: Cidr[];
   /** The one header the trusted proxies write (TRUST_PROXY_HEADER), lower case. */
   trustProxyHeader: string;
@@ -43,7 +49,7 @@ export class ConfigError extends Error {}
 
 /** Every variable the service reads (IP_SOURCE and SITE_URL at build time); the README documents each. */
 export const CONFIG_VARIABLES = [
-  "PORT", "HOST", "WORKERS", "TLS_CERT", "TLS_KEY", "HTTP_REDIRECT_PORT", "TRUST_PROXY", "TRUST_PROXY_HEADER",
+  "PORT", "HOST", "WORKERS", "TLS_CERT", "TLS_KEY", "HTTP_REDIRECT_PORT", "PUBLIC_HOSTS", "TRUST_PROXY", "TRUST_PROXY_HEADER",
   "RATE_LIMIT", "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "SHARE_PORT", "IP_SOURCE", "SITE_URL",
 ] as const;
 
@@ -108,6 +114,11 @@ export function readConfig(env: Env = process.env): Config {
   if ((certFile === null) !== (keyFile === null)) throw new ConfigError("TLS_CERT and TLS_KEY must be set together (HTTPS needs both)");
   const redirect = env.HTTP_REDIRECT_PORT?.trim() ? integer(env, "HTTP_REDIRECT_PORT", 0, 1, 65535) : null;
   if (redirect !== null && certFile === null) throw new ConfigError("HTTP_REDIRECT_PORT redirects to HTTPS, so it needs TLS_CERT and TLS_KEY");
+  const publicHosts = parsePublicHosts(env.PUBLIC_HOSTS ?? "");
+  if ("bad" in publicHosts) throw new ConfigError(`PUBLIC_HOSTS: "${publicHosts.bad}" is not a host name or an IP address`);
+  if (redirect !== null && publicHosts.hosts.length === 0) {
+    throw new ConfigError("HTTP_REDIRECT_PORT needs PUBLIC_HOSTS: the names to redirect to (the first is canonical), never the Host a request sends");
+  }
   const proxies = parseCidrList(env.TRUST_PROXY ?? "");
   if ("bad" in proxies) {
     throw new ConfigError(`TRUST_PROXY: "${proxies.bad}" is not an address, a CIDR, "loopback" or "private"`);
@@ -118,6 +129,7 @@ export function readConfig(env: Env = process.env): Config {
     workers: integer(env, "WORKERS", availableParallelism(), 1, 256),
     tls: certFile && keyFile ? { certFile, keyFile } : null,
     httpRedirectPort: redirect,
+    publicHosts: publicHosts.hosts,
     trustedProxies: proxies.cidrs,
     trustProxyHeader: trustProxyHeader(env, proxies.cidrs),
     rateLimit: rateLimit(env),

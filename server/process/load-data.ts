@@ -1,17 +1,30 @@
-// Loading generated/ into the tables a request is answered from. Everything is read and
-// validated before anything is returned, so a bad file never replaces good data. Plain
-// data only: http/ derives its responses from it (apiData in server/http/api.ts).
+// Loading generated/ into the tables a request is answered from. Everything is read,
+// checked against the manifest's sha256 (table-set.ts) and decoded before anything is
+// returned, so a bad file never replaces good data, and a generation is taken whole: the
+// manifest and every table from the same build, or none of them. Plain data only: http/
+// derives its responses from it (apiData in server/http/api-data.ts).
 
-import { join } from "node:path";
-import { readManifest } from "../formats/manifest.ts";
+import { TableFormatError } from "../core/errors.ts";
+import { decodeGeoTable, GEO_FILE } from "../formats/geo-format.ts";
+import { decodeIpTable, IPV4_FILE, IPV6_FILE } from "../formats/ip-format.ts";
 import { ZONES_FILE } from "../formats/zones-format.ts";
+import { GeoTable } from "../geo/geo-locator.ts";
 import type { Tables } from "../http/api-data.ts";
 import { IpTables } from "../ip/ip-locator.ts";
 import { ZoneTable } from "../tz/zone-table.ts";
+import { readTableSet } from "./table-set.ts";
 
 export async function loadData(dataDir: string): Promise<Tables> {
-  const zones = await ZoneTable.load(join(dataDir, ZONES_FILE));
-  const ip = await IpTables.load(dataDir);
-  const manifest = await readManifest(dataDir);
-  return { zones, ip, manifest };
+  const { manifest, tables } = await readTableSet(dataDir);
+  const zones = ZoneTable.fromBuffer(tables[ZONES_FILE].buffer, tables[ZONES_FILE].path);
+  const ip = new IpTables(
+    decodeIpTable(tables[IPV4_FILE].buffer, tables[IPV4_FILE].path, 4),
+    decodeIpTable(tables[IPV6_FILE].buffer, tables[IPV6_FILE].path, 6),
+  );
+  const { buffer, path: geoFile } = tables[GEO_FILE];
+  const geo = new GeoTable(decodeGeoTable(buffer, geoFile));
+  // geo.bin names zones; a zones.bin from another tzdb build might lack one of them.
+  const unknown = geo.data.names.filter((name) => zones.resolve(name) === undefined);
+  if (unknown.length > 0) throw new TableFormatError(geoFile, `names zones that ${ZONES_FILE} lacks (${unknown.slice(0, 5).join(", ")}); rebuild with \`bun run build\``);
+  return { zones, ip, geo, manifest };
 }

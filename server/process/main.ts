@@ -11,7 +11,8 @@ import { RATE_TABLE_BYTES } from "../http/rate-limiter.ts";
 import { exchangeWithSupervisor } from "../ops/metrics-exchange.ts";
 import { mapInheritedMemory } from "./shared-memory.ts";
 import { ConfigError, readConfig } from "./config.ts";
-import { handleSignals, PortInUseError, startServer } from "./service.ts";
+import { PortInUseError, startServer } from "./service.ts";
+import { installSignalHandlers } from "./signals.ts";
 import { SHARED_RATE_TABLE_VARIABLE, supervise, WORKER_ID_VARIABLE } from "./supervisor.ts";
 import { leaveWithSupervisor } from "./worker-watch.ts";
 
@@ -20,13 +21,15 @@ const workerId = process.env[WORKER_ID_VARIABLE];
 try {
   const config = readConfig(process.env);
   if (workerId !== undefined) {
+    const signals = installSignalHandlers(workerId); // before the tables load
     const supervisor = process.ppid;
     const rateMemory = config.rateLimit && process.env[SHARED_RATE_TABLE_VARIABLE] === "1" ? mapInheritedMemory(RATE_TABLE_BYTES) : undefined;
     const service = await startServer(config, { reusePort: true, workerId, rateMemory });
-    leaveWithSupervisor(supervisor, workerId, handleSignals(service));
+    leaveWithSupervisor(supervisor, workerId, signals.serving(service));
     service.state.instanceMetrics = exchangeWithSupervisor(service.state.metrics);
   } else if (config.workers === 1) {
-    handleSignals(await startServer(config));
+    const signals = installSignalHandlers("0"); // before the tables load
+    signals.serving(await startServer(config));
   } else {
     await supervise(config);
   }

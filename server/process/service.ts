@@ -4,13 +4,18 @@
 // same port with reusePort.
 
 import { constants } from "node:crypto";
+import { join } from "node:path";
 import { apiData } from "../http/api-data.ts";
 import { createAppState, createFetchHandler, internalError, type AppState } from "../http/handler.ts";
+import { httpsRedirect } from "../http/https-redirect.ts";
+import { rawPathRouting } from "../http/raw-path-guard.ts";
 import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
 import type { Config } from "./config.ts";
 import { loadData } from "./load-data.ts";
 import { logError, logEvent } from "../core/log.ts";
 import { gateListeners } from "../ops/accept-queue.ts";
+import { ReloadQueue } from "./reload-queue.ts";
+import { StaticSite } from "../http/static-site.ts";
 
 export interface Service {
   server: BunServer;
@@ -18,12 +23,24 @@ export interface Service {
   state: AppState;
   /** Stops accepting, answers what is in flight with `Connection: close`, then resolves. */
   drain(): Promise<void>;
-  /** Loads generated/ again; on any error keeps the tables it has and reports false. */
+  /**
+   * Loads generated/ again; on any error keeps the tables it has and reports false. One
+   * reload at a time: asked for while one runs, it runs once that one is done.
+   */
   reload(): Promise<boolean>;
 }
 
 // TLS 1.2 and 1.3 only.
 const NO_OLD_TLS = constants.SSL_OP_NO_SSLv3 | constants.SSL_OP_NO_TLSv1 | constants.SSL_OP_NO_TLSv1_1;
+
+// TLS 1.2 suites: Mozilla's "intermediate" profile (Server Side TLS 6.0): ECDHE key exchange
+// (forward secrecy) with AEAD ciphers only, no CBC, no SHA-1 MAC, no RSA key exchange. The
+// TLS 1.3 suites are all AEAD and forward-secret already and are left as they are.
+const INTERMEDIATE_TLS12_CIPHERS = [
+  "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256",
+  "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-RSA-AES256-GCM-SHA384",
+  "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
+].join(":");
 
 type BunServer = ReturnType<typeof Bun.serve>;
 
@@ -75,6 +92,22 @@ export function claimPorts(config: Config): { port: number; redirectPort: number
 }
 
 /**
+ * Reads SITE_DIR again into memory. A site that cannot be read, or whose folder is gone
+ * while one was being served (a build between its two renames), leaves the old one serving.
+ */
+function reloadSite(state: AppState, siteDir: string): boolean {
+  try {
+    const site = StaticSite.load(siteDir);
+    if (site === null && state.site !== null) throw new Error(`${join(siteDir, "index.html")} is missing`);
+    state.site = site;
+    return true;
+  } catch (error) {
+    logError("site_reload_failed", error, { worker: state.workerId, keptSite: state.site !== null });
+    return false;
+  }
+}
+
+/**
  * reusePort: true in a supervisor's workers (they share the port); otherwise SHARE_PORT.
  * rateMemory: the rate table the instance's workers share.
  */
@@ -82,7 +115,26 @@ export async function startServer(config: Config, options: { reusePort?: boolean
   const state = createAppState(await loadData(config.dataDir), realtimeClock, config, options.workerId ?? "0", options.rateMemory);
   const data = state.data;
   const reusePort = options.reusePort ?? config.sharePort;
-  const fetch = createFetchHandler(state);
+  // Bun's router sees the request-target as sent: http/raw-path-guard.ts.
+  const { routes, fetch } = rawPathRouting(createFetchHandler(state));
+  // A reload takes the tables as one set and the website beside them; each that fails
+  // leaves what was serving in place.
+  const reloads = new ReloadQueue(async () => {
+    let ok = reloadSite(state, config.siteDir);
+    try {
+      state.data = apiData(await loadData(config.dataDir), config.tls !== null);
+      logEvent("reloaded", {
+        worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts,
+        site: state.site ? { files: state.site.size, bytes: state.site.totalBytes } : null,
+      });
+    } catch (error) {
+      ok = false;
+      logError("reload_failed", error, { worker: state.workerId, keptTzdb: state.data.zones.tzdbVersion });
+    }
+    if (ok) state.metrics.reloads.ok++;
+    else state.metrics.reloads.failed++;
+    return ok;
+  });
   const server = listen(config.host, "PORT", config.port, (hostname) => Bun.serve({
     hostname,
     port: config.port,
@@ -91,8 +143,9 @@ export async function startServer(config: Config, options: { reusePort?: boolean
     // Slow or idle clients are cut after this long (slowloris costs them, not us).
     idleTimeout: 30,
     tls: config.tls
-      ? { cert: Bun.file(config.tls.certFile), key: Bun.file(config.tls.keyFile), secureOptions: NO_OLD_TLS }
+      ? { cert: Bun.file(config.tls.certFile), key: Bun.file(config.tls.keyFile), secureOptions: NO_OLD_TLS, ciphers: INTERMEDIATE_TLS12_CIPHERS }
       : undefined,
+    routes,
     fetch,
     error(error: Error) {
       logError("unhandled", error);
@@ -113,18 +166,7 @@ export async function startServer(config: Config, options: { reusePort?: boolean
       reusePort,
       development: false,
       idleTimeout: 10,
-      fetch(req: Request) {
-        // The Host header chooses only the name in the Location, never where we connect;
-        // a missing or odd one falls back to the request's own target host.
-        const url = req.url;
-        const hostMatch = /^https?:\/\/([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d+)?(\/[^#]*)?$/.exec(url);
-        if (!hostMatch) return new Response("Use HTTPS.\n", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-        const port = httpsPort === 443 ? "" : `:${httpsPort}`;
-        return new Response(null, {
-          status: 308,
-          headers: { Location: `https://${hostMatch[1]}${port}${hostMatch[2] ?? "/"}`, "Access-Control-Allow-Origin": "*" },
-        });
-      },
+      fetch: httpsRedirect(config.publicHosts, httpsPort!),
     }));
   }
 
@@ -165,37 +207,9 @@ export async function startServer(config: Config, options: { reusePort?: boolean
         acceptQueue: acceptQueue ? { listeners: gate!.listeners, waitedMs: Math.round(acceptQueue.waitedMs), emptied: acceptQueue.empty } : "not gated",
       });
     },
-    async reload() {
-      try {
-        state.data = apiData(await loadData(config.dataDir), config.tls !== null);
-        state.metrics.reloads.ok++;
-        logEvent("reloaded", { worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts });
-        return true;
-      } catch (error) {
-        state.metrics.reloads.failed++;
-        logError("reload_failed", error, { worker: state.workerId, keptTzdb: state.data.zones.tzdbVersion });
-        return false;
-      }
+    reload() {
+      if (reloads.busy) logEvent("reload_queued", { worker: state.workerId });
+      return reloads.request();
     },
   };
-}
-
-/**
- * SIGTERM/SIGINT drain then exit; SIGHUP reloads. For a process that serves (worker or
- * alone). Returns the same drain-then-exit for other reasons to stop (a worker's
- * supervisor gone).
- */
-export function handleSignals(service: Service): (reason: string) => Promise<void> {
-  let stopping = false;
-  const stop = async (reason: string) => {
-    if (stopping) return;
-    stopping = true;
-    logEvent("signal", { signal: reason, worker: service.state.workerId });
-    await service.drain();
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGHUP", () => void service.reload());
-  return stop;
 }

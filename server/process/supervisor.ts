@@ -38,13 +38,36 @@ function sharedRateTable(): number | null {
 }
 
 export async function supervise(config: Config): Promise<void> {
-  // Fail fast, with the loader's own message, instead of crash-looping workers.
-  await loadData(config.dataDir);
-  const ports = config.sharePort ? { port: config.port, redirectPort: config.httpRedirectPort } : claimPorts(config);
-  const rateTable = config.rateLimit ? sharedRateTable() : null;
   const workers = new Map<number, Subprocess>();
   const restarts = new Map<number, { count: number; startedAt: number }>();
   let stopping = false;
+  // Signals first: until a SIGHUP handler exists a SIGHUP kills the process, and the data
+  // check below takes a while. A SIGHUP before the workers exist needs no forwarding: they
+  // read the newest files when they start.
+  process.on("SIGHUP", () => {
+    logEvent("signal", { signal: "SIGHUP", forwardedTo: workers.size });
+    for (const child of workers.values()) child.kill("SIGHUP");
+  });
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logEvent("signal", { signal, draining: workers.size });
+    const children = [...workers.values()];
+    for (const child of children) child.kill("SIGTERM");
+    const deadline = Bun.sleep((config.drainSeconds + 2) * 1000);
+    await Promise.race([Promise.all(children.map((c) => c.exited)), deadline]);
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    logEvent("stopped", { supervisor: process.pid });
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+
+  // Fail fast, with the loader's own message, instead of crash-looping workers.
+  await loadData(config.dataDir);
+  if (stopping) return;
+  const ports = config.sharePort ? { port: config.port, redirectPort: config.httpRedirectPort } : claimPorts(config);
+  const rateTable = config.rateLimit ? sharedRateTable() : null;
   const metrics = new MetricsCollector(() => workers.values() as Iterable<Subprocess & { send(m: ExchangeMessage): void }>);
 
   const spawn = (slot: number) => {
@@ -86,23 +109,4 @@ export async function supervise(config: Config): Promise<void> {
   for (let slot = 0; slot < config.workers; slot++) spawn(slot);
   if (config.rateLimit && rateTable === null) logEvent("rate_limit_per_worker", { workers: config.workers, why: "no shared memory here: each worker limits on its own" });
   logEvent("supervising", { workers: config.workers, pid: process.pid });
-
-  process.on("SIGHUP", () => {
-    logEvent("signal", { signal: "SIGHUP", forwardedTo: workers.size });
-    for (const child of workers.values()) child.kill("SIGHUP");
-  });
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logEvent("signal", { signal, draining: workers.size });
-    const children = [...workers.values()];
-    for (const child of children) child.kill("SIGTERM");
-    const deadline = Bun.sleep((config.drainSeconds + 2) * 1000);
-    await Promise.race([Promise.all(children.map((c) => c.exited)), deadline]);
-    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-    logEvent("stopped", { supervisor: process.pid });
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
 }

@@ -8,7 +8,7 @@ import { logEvent } from "../core/log.ts";
 /** How often a worker checks that its supervisor is still its parent. */
 const PARENT_CHECK_MS = 500;
 
-/** `supervisor`: the parent pid at start; `stop`: drains and exits (service.ts, handleSignals). */
+/** `supervisor`: the parent pid at start; `stop`: drains and exits (signals.ts, installSignalHandlers). */
 export function leaveWithSupervisor(supervisor: number, workerId: string, stop: (reason: string) => Promise<void>): void {
   let gone = false;
   const orphaned = (how: string) => {

@@ -4,7 +4,7 @@
 
 import { civilFromDays, dayOfYear, isoWeekNumber, SECONDS_PER_DAY, weekdayOfDays } from "../core/calendar.ts";
 import type { Instant } from "../core/clock.ts";
-import { formatDateTime, formatOffset, pad6 } from "../core/time-format.ts";
+import { formatDateTime, formatOffset, inRfc3339Years, pad6 } from "../core/time-format.ts";
 import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
 
 export type Profile = "spec" | "wta";
@@ -55,9 +55,10 @@ export function buildTimeObject(
   let dstFrom: string | null = null;
   let dstUntil: string | null = null;
   if (type.isdst) {
+    // An end that RFC 3339 cannot write (the summer of 9999 that ends in 10000) is null.
     const run = table.dstRunAt(name.zone, seconds);
-    if (run && Number.isFinite(run.from)) dstFrom = formatDateTime(run.from) + utcSuffix(profile);
-    if (run && Number.isFinite(run.until)) dstUntil = formatDateTime(run.until) + utcSuffix(profile);
+    if (run && inRfc3339Years(run.from)) dstFrom = formatDateTime(run.from) + utcSuffix(profile);
+    if (run && inRfc3339Years(run.until)) dstUntil = formatDateTime(run.until) + utcSuffix(profile);
   }
   return {
     utc_offset: offset,

@@ -4,6 +4,7 @@
 // Each zone remembers the last period it answered (Go's cacheStart/cacheEnd), so asking
 // for "now" again costs two comparisons until the next transition.
 
+import { asciiLowerCase } from "../core/ascii-fold.ts";
 import { yearOfUnixSeconds } from "../core/calendar.ts";
 import { sameType, type FooterRule, type LocalTimeType } from "../formats/zone-model.ts";
 import { firingsInYear } from "./rule-firings.ts";
@@ -147,10 +148,13 @@ export class ZoneTable {
     return ZoneTable.fromBuffer(await Bun.file(file).arrayBuffer(), file);
   }
 
-  /** Case-insensitive lookup of any Zone or Link name. */
+  /** Lookup of any Zone or Link name, ASCII letters in any case. */
   resolve(name: string): ResolvedName | undefined {
     // Canonical spelling first: it is what nearly every client sends, and needs no lowercasing.
-    return this.byName.get(name) ?? this.byLowerName.get(name.toLowerCase());
+    const exact = this.byName.get(name);
+    if (exact !== undefined) return exact;
+    const folded = asciiLowerCase(name);
+    return folded === null ? undefined : this.byLowerName.get(folded);
   }
 
   /** The period of `zone` that contains unix time `t` (seconds, may have a fraction). */

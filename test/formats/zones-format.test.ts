@@ -71,6 +71,12 @@ describe("zones.bin validation", () => {
     expect(refusal(bytes)).toBe("/srv/generated/zones.bin: zone 0: initial type out of range");
   });
 
+  test("its last 1% zeroed: names that are no longer names are refused (they decode as NUL strings)", () => {
+    const bytes = copy();
+    bytes.fill(0, bytes.length - Math.ceil(bytes.length / 100));
+    expect(refusal(bytes)).toMatch(/^\/srv\/generated\/zones\.bin: name \d+ is not a timezone name$/);
+  });
+
   test("ZoneTable.load names the file it refused", async () => {
     const dir = mkdtempSync(join(tmpdir(), "zonetime-bin-"));
     const file = join(dir, "zones.bin");

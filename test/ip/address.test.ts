@@ -16,7 +16,14 @@ describe("valid addresses and their canonical text", () => {
     ["::", "::"],
     ["::1", "::1"],
     ["1::", "1::"],
-    ["::ffff:8.8.8.8", "::ffff:808:808"],
+    // RFC 5952 section 5: an IPv4-mapped address keeps its dotted tail (as Go's netip
+    // writes it); other prefixes that embed IPv4 are plain hex, as Go's netip does.
+    ["::ffff:8.8.8.8", "::ffff:8.8.8.8"],
+    ["::FFFF:808:808", "::ffff:8.8.8.8"],
+    ["0:0:0:0:0:ffff:0.0.0.0", "::ffff:0.0.0.0"],
+    ["::ffff:0:808:808", "::ffff:0:808:808"],
+    ["::808:808", "::808:808"],
+    ["::1:ffff:808:808", "::1:ffff:808:808"],
     ["64:ff9b::8.8.8.8", "64:ff9b::808:808"],
     ["2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1"],
     ["2001:0db8:0000:0000:0000:0000:0000:0001", "2001:db8::1"],

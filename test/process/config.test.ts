@@ -53,6 +53,20 @@ describe("configuration", () => {
     expect(refused({ HTTP_REDIRECT_PORT: "8081" })).toBe("HTTP_REDIRECT_PORT redirects to HTTPS, so it needs TLS_CERT and TLS_KEY");
     expect(refused({ HTTP_REDIRECT_PORT: "x" })).toContain("HTTP_REDIRECT_PORT must be an integer");
   });
+  test("PUBLIC_HOSTS: names and addresses, normalised; required by HTTP_REDIRECT_PORT", () => {
+    expect(readConfig({}).publicHosts).toEqual([]);
+    expect(readConfig({ PUBLIC_HOSTS: " Time.Example.org., api.example.org,203.0.113.5, [2001:DB8::1] ,time.example.org" }).publicHosts)
+      .toEqual(["time.example.org", "api.example.org", "203.0.113.5", "[2001:db8::1]"]);
+    for (const bad of ["exa mple.org", "-x.example.org", "https://example.org", "example.org:443", "999.1.1.1", "[::g]", "a..b", `${"a".repeat(64)}.org`]) {
+      expect(refused({ PUBLIC_HOSTS: `example.org,${bad}` })).toBe(`PUBLIC_HOSTS: "${bad}" is not a host name or an IP address`);
+    }
+    const dir = mkdtempSync(join(tmpdir(), "zonetime-config-"));
+    writeFileSync(join(dir, "c.pem"), "x");
+    writeFileSync(join(dir, "k.pem"), "x");
+    const tls = { TLS_CERT: join(dir, "c.pem"), TLS_KEY: join(dir, "k.pem"), HTTP_REDIRECT_PORT: "8081" };
+    expect(refused(tls)).toBe("HTTP_REDIRECT_PORT needs PUBLIC_HOSTS: the names to redirect to (the first is canonical), never the Host a request sends");
+    expect(readConfig({ ...tls, PUBLIC_HOSTS: "time.example.org" })).toMatchObject({ httpRedirectPort: 8081, publicHosts: ["time.example.org"] });
+  });
   test("TRUST_PROXY", () => {
     expect(readConfig({ TRUST_PROXY: "loopback" }).trustedProxies.map((c) => c.text)).toEqual(["127.0.0.0/8", "::1/128"]);
     expect(readConfig({ TRUST_PROXY: "10.0.0.0/8, 2001:db8::1" }).trustedProxies.map((c) => c.prefix)).toEqual([8, 128]);

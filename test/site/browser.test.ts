@@ -155,6 +155,71 @@ describe("live parts", () => {
     await local.close();
   }, 60_000);
 
+  test("the place form: typed coordinates show the live time there, bad ones the API's message, a disputed place its other zone", async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector("#place-clock[data-timezone='Europe/London']");
+    await page.fill("#place-lat", "27.7172");
+    await page.fill("#place-lng", "85.3240");
+    await page.click("#place-form button[type=submit]");
+    await page.waitForSelector("#place-clock[data-timezone='Asia/Kathmandu'][data-state=live]");
+    await Bun.sleep(600);
+    const shown = seconds((await page.textContent("#place-clock [data-role=time]"))!);
+    expect(Math.abs(shown - (await apiLocalSeconds("/coordinates/27.7172,85.3240")))).toBeLessThanOrEqual(2);
+    expect(await page.textContent("#place-clock [data-role=meta]")).toBe("Asia/Kathmandu · UTC+05:45 · +0545");
+    await page.fill("#place-lat", "91");
+    await page.press("#place-lat", "Enter");
+    await page.waitForSelector("#place-clock[data-state=error]");
+    expect(await page.textContent("#place-clock [data-role=meta]")).toBe("malformed coordinates: latitude 91 is outside -90..90");
+    await page.fill("#place-lat", "38.7503");
+    await page.fill("#place-lng", "85.9829");
+    await page.press("#place-lng", "Enter");
+    await page.waitForSelector("#place-clock[data-timezone='Asia/Urumqi'][data-state=live]");
+    expect(await page.textContent("#place-clock [data-role=meta]")).toContain("the data also gives Asia/Shanghai");
+  }, 60_000);
+
+  test("'use my location' asks the browser only when clicked, then shows the time at that position", async () => {
+    const here = await browser.newContext({ geolocation: { latitude: 35.6762, longitude: 139.6503 }, permissions: ["geolocation"] });
+    const p = await here.newPage();
+    // Count the page's requests for the position.
+    await p.addInitScript(() => {
+      const g = (globalThis as any).navigator.geolocation;
+      const original = g.getCurrentPosition.bind(g);
+      (globalThis as any).positionRequests = 0;
+      g.getCurrentPosition = (...args: unknown[]) => {
+        (globalThis as any).positionRequests++;
+        return original(...args);
+      };
+    });
+    await p.goto(`${base}/`);
+    await p.waitForSelector("#place-clock[data-state=live]");
+    await Bun.sleep(300);
+    expect(await p.evaluate(() => (globalThis as any).positionRequests)).toBe(0);
+    await p.click("#place-locate");
+    await p.waitForSelector("#place-clock[data-timezone='Asia/Tokyo'][data-state=live]");
+    expect(await p.evaluate(() => (globalThis as any).positionRequests)).toBe(1);
+    expect(await p.inputValue("#place-lat")).toBe("35.676200");
+    expect(await p.inputValue("#place-lng")).toBe("139.650300");
+    await here.close();
+  }, 60_000);
+
+  test("the home page asks /ip once, reads the answer and reaches network idle", async () => {
+    for (const visitor of [VISITOR, {}]) { // with a location, and without one (loopback: the browser's zone instead)
+      const fresh = await browser.newContext({ extraHTTPHeaders: visitor, timezoneId: "Asia/Tokyo" });
+      const p = await fresh.newPage();
+      const asked: string[] = [];
+      const finished: string[] = [];
+      p.on("request", (r) => asked.push(new URL(r.url()).pathname));
+      p.on("requestfinished", (r) => finished.push(new URL(r.url()).pathname));
+      await p.goto(`${base}/`, { waitUntil: "networkidle", timeout: 15_000 });
+      await p.waitForSelector("#your-clock[data-state=live]");
+      await Bun.sleep(1000);
+      const where = "X-Forwarded-For" in visitor ? "with a location" : "without a location";
+      expect({ where, ip: asked.filter((path) => path === "/ip").length }).toEqual({ where, ip: 1 });
+      expect({ where, ipRead: finished.filter((path) => path === "/ip").length }).toEqual({ where, ipRead: 1 });
+      await fresh.close();
+    }
+  }, 60_000);
+
   test("copy buttons put the snippet on the clipboard", async () => {
     await page.goto(`${base}/attribution/`);
     for (const id of ["snippet-html", "snippet-markdown", "snippet-text"]) {
@@ -165,6 +230,9 @@ describe("live parts", () => {
     }
     expect(await page.textContent("#snippet-html")).toStartWith('<a href="');
     expect(await page.textContent("#credit-tzdb")).toBe(sourceRelease());
+    const boundaries = (await page.textContent("#credit-boundaries"))!.replace(/\s+/g, " ");
+    expect(boundaries).toContain("timezone-boundary-builder by Evan Siroky, release 2026d");
+    expect(boundaries).toContain("Open Database License (ODbL)");
   }, 60_000);
 
   test("the timezone browser finds zones and shows their offsets from the API", async () => {

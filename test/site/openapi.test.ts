@@ -59,6 +59,10 @@ const REQUESTS: { path: string; status: string; url: string; headers?: Record<st
   { path: "/api/{area}/{location}{format}", status: "429", url: "/api/Europe/London", headers: { "X-Forwarded-For": "203.0.113.1" } },
   { path: "/api", status: "200", url: "/api" },
   { path: "/api", status: "429", url: "/api", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  // A place the data gives two zones, so the documented X-Other-Timezones is there too.
+  { path: "/coordinates/{point}{format}", status: "200", url: "/coordinates/38.7503,85.9829" },
+  { path: "/coordinates/{point}{format}", status: "400", url: "/coordinates/91,0" },
+  { path: "/coordinates/{point}{format}", status: "429", url: "/coordinates/51.5074,-0.1278", headers: { "X-Forwarded-For": "203.0.113.1" } },
   { path: "/health", status: "200", url: "/health" },
   { path: "/health", status: "503", url: "/health", draining: true },
   { path: "/metrics", status: "200", url: "/metrics" },

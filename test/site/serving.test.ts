@@ -44,8 +44,8 @@ test("hashed assets: immutable for a year, right content type", async () => {
   expect(icon.headers.get("content-type")).toBe("image/svg+xml");
 });
 
-test("an unknown site path: the site's 404 page; an unknown API path: the JSON error", async () => {
-  const page = await fetch(`${base}/no/such/page`);
+test("an unknown site path: the site's 404 page for a browser; an unknown API path: the JSON error", async () => {
+  const page = await fetch(`${base}/no/such/page`, { headers: { Accept: "text/html,*/*;q=0.8" } });
   expect(page.status).toBe(404);
   expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
   expect(page.headers.get("cache-control")).toBe("no-store");

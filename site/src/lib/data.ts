@@ -12,6 +12,7 @@ const read = <T>(name: string): T => JSON.parse(readFileSync(join(dir, name), "u
 export interface Manifest {
   tzdb: { version: string };
   ip: { source: string; version: string; dataDate: string; license: string; credit: { text: string; url: string } };
+  geo: { version: string; boundaryRelease: string; license: string; credit: { text: string; url: string } };
   builtAt: string;
 }
 

@@ -23,6 +23,32 @@ Alberta and Morocco in 2026). An address with no location (a private network) an
 The root paths (without <code>/api</code>) are the same API with <code>Z</code> in UTC instants instead of <code>+00:00</code>.</p>`,
   },
   {
+    slug: "time-at-a-place",
+    title: "The time at a place",
+    summary: "Latitude and longitude in, the local time out.",
+    html: `<p>A phone, a photo's GPS tag or a click on a map gives coordinates, not a zone name.
+<code>/coordinates/{latitude},{longitude}</code> answers with the time object of the zone at that point, in decimal degrees,
+latitude first (as maps write them):</p>
+<pre><code>curl /coordinates/51.5074,-0.1278          # London: Europe/London
+curl /coordinates/27.7172,85.3240.txt      # Kathmandu, as key: value lines
+curl '/coordinates/-33.8688,151.2093?at=2027-01-01T00:00:00Z'</code></pre>
+<p>The zone comes from the timezone-boundary-builder polygons (OpenStreetMap data), tested point for point against
+their reference library, borders and coastlines exact to the data's microdegree. <code>timezone</code> is the zone's
+canonical name, so <code>?at=</code> in the past follows that place's own history. At sea, beyond territorial
+waters, the answer is the nautical zone of the longitude (<code>Etc/GMT+2</code> in the mid-Atlantic: POSIX signs, so
+that is UTC-02:00).</p>
+<p>Where the data gives one place two clocks (Xinjiang keeps both Beijing time and Urumqi time; some disputed areas), the
+answer is the data's first zone, and the <code>X-Other-Timezones</code> header lists the others, comma-separated
+(readable from browser code too). The time object itself stays the same shape as everywhere else.</p>
+<p>Anything but two plain decimal numbers in range is a <code>400</code> whose message says which part is wrong:
+<code>91,0</code>, <code>0,181</code>, <code>1e5,0</code>, <code>NaN,NaN</code>.</p>
+<p>In the browser, the position comes from <code>navigator.geolocation</code>, which asks the user first:</p>
+<pre><code>navigator.geolocation.getCurrentPosition(async ({ coords }) => {
+  const r = await fetch(\`/coordinates/\${coords.latitude},\${coords.longitude}\`);
+  const { timezone, datetime } = await r.json();
+});</code></pre>`,
+  },
+  {
     slug: "plain-text",
     title: "Plain text answers",
     summary: "Append .txt for key: value lines.",
@@ -37,7 +63,9 @@ The root paths (without <code>/api</code>) are the same API with <code>Z</code> 
     summary: "Ask about the past or the future.",
     html: `<p><code>?at=</code> answers for an instant other than now: unix seconds with up to six fraction digits
 (<code>?at=1759315363.821684</code>) or an RFC 3339 instant (<code>?at=2026-11-21T00:00:00Z</code>,
-<code>?at=2026-11-21T01:00:00%2B01:00</code>: encode <code>+</code> as <code>%2B</code>). Years 0001-9999. Before a zone's first
+<code>?at=2026-11-21T01:00:00%2B01:00</code>: encode <code>+</code> as <code>%2B</code>), from <code>0001-01-01T00:00:00Z</code> to <code>9999-12-31T23:59:59.999999Z</code>, as long
+as the zone's local time is in years 0001-9999 too (at the very ends, zones away from UTC answer 400). A DST period
+ending after 9999 has a null <code>dst_until</code>. Before a zone's first
 transition the answer is its local mean time, with seconds in the offset where it has them (<code>-00:01:15</code> for London in 1800).</p>`,
   },
   {

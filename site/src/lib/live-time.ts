@@ -13,11 +13,26 @@ export interface TimeObject {
   client_ip: string | null;
 }
 
-export async function fetchTime(path: string): Promise<{ time: TimeObject; at: number } | { error: string; status: number }> {
-  const response = await fetch(path, { cache: "no-store" });
-  const body = await response.json();
-  if (!response.ok) return { error: body.error ?? `HTTP ${response.status}`, status: response.status };
-  return { time: body as TimeObject, at: performance.now() };
+export interface FetchedTime {
+  time: TimeObject;
+  at: number;
+  /** /coordinates where the data gives the place more than one zone: the others (X-Other-Timezones). */
+  others: string[];
+}
+
+export type TimeResult = FetchedTime | { error: string; status: number };
+
+/** One request, its body always read (an unread body keeps the request open in the browser). */
+export async function fetchTime(path: string): Promise<TimeResult> {
+  try {
+    const response = await fetch(path, { cache: "no-store" });
+    const body = await response.json();
+    if (!response.ok) return { error: body.error ?? `HTTP ${response.status}`, status: response.status };
+    const others = response.headers.get("X-Other-Timezones");
+    return { time: body as TimeObject, at: performance.now(), others: others ? others.split(",").map((z) => z.trim()) : [] };
+  } catch (e) {
+    return { error: String(e), status: 0 };
+  }
 }
 
 const two = (n: number) => String(n).padStart(2, "0");
@@ -32,14 +47,19 @@ export function wallClock(datetime: string, elapsedMs: number): string {
   return `${t.getUTCFullYear()}-${two(t.getUTCMonth() + 1)}-${two(t.getUTCDate())} ${two(t.getUTCHours())}:${two(t.getUTCMinutes())}:${two(t.getUTCSeconds())}`;
 }
 
-/** Keeps `element`'s [data-role=time] ticking for a time object; re-asks the API every minute. */
-export function runClock(element: HTMLElement, path: () => string, describe: (t: TimeObject) => string): () => void {
+/**
+ * Keeps `element`'s [data-role=time] ticking for a time object; re-asks the API every minute.
+ * `first`: an answer for `path()` already fetched, shown instead of asking again.
+ */
+export function runClock(element: HTMLElement, path: () => string, describe: (t: TimeObject, others: string[]) => string, first?: TimeResult): () => void {
   const timeEl = element.querySelector<HTMLElement>("[data-role=time]")!;
   const metaEl = element.querySelector<HTMLElement>("[data-role=meta]")!;
-  let current: { time: TimeObject; at: number } | null = null;
+  let current: FetchedTime | null = null;
   let stopped = false;
+  let given = first;
   const load = async () => {
-    const result = await fetchTime(path()).catch((e: unknown) => ({ error: String(e), status: 0 }));
+    const result = given ?? (await fetchTime(path()));
+    given = undefined;
     if (stopped) return;
     if ("error" in result) {
       current = null;
@@ -51,7 +71,7 @@ export function runClock(element: HTMLElement, path: () => string, describe: (t:
     current = result;
     element.dataset.state = "live";
     element.dataset.timezone = result.time.timezone;
-    metaEl.textContent = describe(result.time);
+    metaEl.textContent = describe(result.time, result.others);
     tick();
   };
   const tick = () => {
