@@ -79,7 +79,7 @@ describe("dot segments never change the route", () => {
       ["/api/timezone/UTC/", 200, '"timezone":"UTC"'],
       ["/api/ip/8.8.8.8.txt", 200, "client_ip: 8.8.8.8"],
       ["/api", 200, '"profile":"worldtimeapi"'], // the WorldTimeAPI profile's index (issue 13)
-      ["/api/", 404, '{"error":"not found"}'],
+      ["/api/", 200, '"profile":"worldtimeapi"'], // a trailing slash is fine, as everywhere
       ["/api/health", 404, '{"error":"not found"}'],
       ["/health", 200, '"live":true'],
       ["/timezone/Europe\\London", 200, '"timezone":"Europe/London"'], // within one route's parameter: read as `/`
