@@ -43,11 +43,16 @@ export function readStrings(
     const start = offsets[i]!;
     const end = offsets[i + 1]!;
     if (end < start || end > blobBytes) fail(`string ${i} lies outside the string section`);
+    let text = "";
     try {
-      strings.push(decoder.decode(bytes.subarray(blobAt + start, blobAt + end)));
+      text = decoder.decode(bytes.subarray(blobAt + start, blobAt + end));
     } catch {
       fail(`string ${i} is not valid UTF-8`);
     }
+    // No string of ours (names, abbreviations, POSIX TZ strings, zone facts) holds a NUL: one
+    // that does is a damaged file (zeroed bytes decode as NULs).
+    if (text.includes("\u0000")) fail(`string ${i} holds a NUL byte`);
+    strings.push(text);
   }
   return strings;
 }

@@ -247,6 +247,9 @@ export function decodeZones(buffer: ArrayBuffer, file: string): ZoneTableData {
   return data;
 }
 
+/** A name's facts in order: ISO 3166 codes (comma-separated) and ISO 6709 coordinates as the .tab files write them; the comment is free text. */
+const FACT_SHAPES = [/^[A-Z]{2}(?:,[A-Z]{2})*$/, /^[+-]\d{4}(?:\d{2})?[+-]\d{5}(?:\d{2})?$/];
+
 /** The characters of every tzdb name (Etc/GMT+5, America/Port-au-Prince). */
 const TZ_NAME = /^[A-Za-z0-9_+\-]+(?:\/[A-Za-z0-9_+\-]+)*$/;
 
@@ -282,6 +285,9 @@ function validateReferences(d: ZoneTableData, c: Counts, fail: (reason: string) 
   for (let i = 0; i < d.facts.length; i++) {
     const f = d.facts[i]!;
     if (f < -1 || f >= c.stringCount) fail(`name ${Math.floor(i / FACT_INTS)}: facts out of range`);
+    // Zeroed indices still point at a string (string 0): the facts must look like facts.
+    const shape = FACT_SHAPES[i % FACT_INTS];
+    if (f !== -1 && shape !== undefined && !shape.test(d.strings[f]!)) fail(`name ${Math.floor(i / FACT_INTS)}: facts are not countries and coordinates`);
   }
   for (let n = 0; n < c.nameCount; n++) {
     const name = d.names[n * NAME_INTS]!;
