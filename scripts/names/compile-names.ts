@@ -54,9 +54,10 @@ export function compileNames(cldr: CldrSource, tz: TzFacts): { input: NamesInput
     if (z.iana && tzNames.has(z.iana)) return z.iana;
     return z.aliases.find((a) => tzNames.has(a) && !tz.links.has(a)) ?? z.aliases.find((a) => tzNames.has(a)) ?? z.id;
   });
-  // V8 hands ICU "UTC" for these four spellings (Intl's CanonicalizeTimeZoneName), so
-  // Intl names them as Etc/UTC, not as CLDR's Etc/GMT.
-  for (const name of ["UTC", "GMT", "Etc/UTC", "Etc/GMT"]) if (zoneIndex.has("Etc/UTC")) zoneIndex.set(name, zoneIndex.get("Etc/UTC")!);
+  // V8 hands ICU "UTC" for these spellings (Intl's time zone canonicalization), so Intl
+  // names them as Etc/UTC ("Coordinated Universal Time"), not as CLDR's Etc/GMT
+  // ("Greenwich Mean Time"): found by test/names/icu-names.test.ts for GMT0, GMT+0, GMT-0.
+  for (const name of ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "GMT0", "GMT+0", "GMT-0"]) if (zoneIndex.has("Etc/UTC")) zoneIndex.set(name, zoneIndex.get("Etc/UTC")!);
 
   // Regions: every territory any locale names, and every zone.tab country.
   const regionSet = new Set<string>(tz.countries);
