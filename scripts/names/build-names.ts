@@ -35,7 +35,14 @@ export function tzFacts(tzdbDir: string, zones: ZoneTable, builtAt: number): TzF
       if (period.end === Infinity) break;
       t = period.end;
     }
-    abbreviations.set(name, { since1970, now: zones.periodAt(resolved.zone, now).type.abbr });
+    const recent = new Set<string>();
+    for (let t = now - 366 * 86400; t < now + 366 * 86400;) {
+      const period = zones.periodAt(resolved.zone, t);
+      recent.add(period.type.abbr);
+      if (period.end === Infinity) break;
+      t = period.end;
+    }
+    abbreviations.set(name, { since1970, recent });
   }
   return {
     names: [...zones.names],

@@ -18,8 +18,8 @@ export interface TzFacts {
   zoneTab: { country: string; name: string }[];
   /** iso3166.tab's codes. */
   countries: string[];
-  /** Per Zone name, the abbreviations in use since 1970 and the one in use at the build. */
-  abbreviations: Map<string, { since1970: Set<string>; now: string }>;
+  /** Per Zone name, the abbreviations in use since 1970, and those in use within a year of the build. */
+  abbreviations: Map<string, { since1970: Set<string>; recent: Set<string> }>;
   builtAt: number;
 }
 
@@ -172,9 +172,17 @@ export function compileNames(cldr: CldrSource, tz: TzFacts): { input: NamesInput
     regions.forEach((r, i) => set(regionBase + i, territories[r]));
   });
 
-  // tzdb's abbreviations since 1970, the zones in force with one first.
-  for (const [zone, { since1970, now }] of tz.abbreviations) {
-    for (const abbr of since1970) if (/[A-Za-z]/.test(abbr)) addKey(abbr, zone, abbr === now ? 0 : 0.5);
+  // tzdb's abbreviations since 1970: the zones using one now first, a metazone's
+  // reference zone first among them (CET: Europe/Paris, PST: America/Los_Angeles).
+  const goldenNames = new Set<string>();
+  for (const map of cldr.golden.values()) {
+    const z = map.get("001");
+    if (z !== undefined && zoneIndex.has(z)) goldenNames.add(ianaOf[zoneIndex.get(z)!]!);
+  }
+  for (const [zone, { since1970, recent }] of tz.abbreviations) {
+    for (const abbr of since1970) {
+      if (/[A-Za-z]/.test(abbr)) addKey(abbr, zone, recent.has(abbr) ? (goldenNames.has(zone) ? 0 : 0.25) : 0.5);
+    }
   }
   // Every name's last segment and the whole name; a link the way CLDR names its zone.
   for (const name of tz.names) {

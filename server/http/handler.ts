@@ -9,6 +9,7 @@ import { acceptsHtml } from "./accepts-html.ts";
 import type { AppState } from "./app-state.ts";
 import { peerAddress, resolveClient } from "./client-address.ts";
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
+import { ZonetimeError } from "../core/errors.ts";
 import type { RateDecision } from "./rate-limiter.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
 import type { RawPath } from "./raw-path-guard.ts";
@@ -112,6 +113,8 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
     return sitePage(target.path, head, () => req.headers.get("accept"), state);
   } catch (error) {
     if (error instanceof HttpError) return responses.error(error, format, head);
+    // A lower layer's refusal of the client's input (names/: a bad lang, q or country) is a 4xx too.
+    if (error instanceof ZonetimeError && error.status >= 400 && error.status < 500) return responses.error(error, format, head);
     throw error;
   }
 }
