@@ -12,7 +12,7 @@ import { NamesInputError } from "./names-errors.ts";
 import type { NamesTable } from "./names-table.ts";
 
 export const MAX_QUERY_LENGTH = 100;
-export const MAX_RESULTS = 20;
+export const MAX_RESULTS = 64;
 const encoder = new TextEncoder();
 
 /** More names for a folded query from elsewhere (the places index may add its cities' zones). */
