@@ -12,6 +12,7 @@ import { benchIp } from "./ip-lookup.ts";
 import { benchWorkerMemory } from "./worker-memory.ts";
 import { benchTz } from "./tz-lookup.ts";
 import { benchZoneQueries } from "./zone-queries.ts";
+import { benchNames } from "./names-lookup.ts";
 
 const dataDir = process.env.DATA_DIR || DEFAULT_DATA_DIR;
 if (!existsSync(join(dataDir, "manifest.json"))) {
@@ -22,6 +23,8 @@ if (!existsSync(join(dataDir, "manifest.json"))) {
 await benchTz();
 console.log();
 await benchZoneQueries(dataDir);
+console.log();
+await benchNames(dataDir);
 console.log();
 await benchGeo(dataDir);
 console.log();
