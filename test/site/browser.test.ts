@@ -244,6 +244,21 @@ describe("live parts", () => {
     expect(await page.locator("#zone-table tbody tr:not([hidden])").count()).toBe(1);
   }, 60_000);
 
+  test("the timezone browser names zones in the browser's language (the API's timezone_name)", async () => {
+    for (const [locale, expected] of [["de-DE", "Nepalesische Zeit"], ["ja-JP", "ネパール時間"], ["en-US", "Nepal Time"]] as const) {
+      const context = await browser.newContext({ locale, extraHTTPHeaders: VISITOR });
+      const localized = await context.newPage();
+      await localized.goto(`${base}/timezones/`);
+      await localized.fill("#zone-search", "asia/kathmandu");
+      await localized.waitForFunction(() => (globalThis as any).document.querySelector("tr[data-name='Asia/Kathmandu'] .local")?.textContent !== "");
+      const api = (await (await fetch(`${base}/timezone/Asia/Kathmandu?lang=${locale}`)).json()) as { timezone_name: string };
+      expect(api.timezone_name).toBe(expected);
+      expect(await localized.textContent("tr[data-name='Asia/Kathmandu'] .local")).toBe(expected);
+      expect(await localized.getAttribute("tr[data-name='Asia/Kathmandu'] .local", "lang")).toBe(locale);
+      await context.close();
+    }
+  }, 60_000);
+
   test("the timezone browser's next change is the one /timezone/{name}/info names", async () => {
     await page.goto(`${base}/timezones/`);
     await page.fill("#zone-search", "america/new_york");
