@@ -37,7 +37,7 @@ describe("/timezone?country=", () => {
   test.each(["XX", "ZZ", "D", "DEU", "", "1A", "%00"])("country=%s is a 400", async (code) => {
     const r = await get(`/timezone?country=${code}`);
     expect(r.status).toBe(400);
-    expect(Object.keys(await r.json())).toEqual(["error"]);
+    expect(Object.keys((await r.json()) as object)).toEqual(["error"]);
   });
 
   test("/api/timezone ignores country (the WorldTimeAPI profile never changes)", async () => {
@@ -108,7 +108,7 @@ describe("?lang=", () => {
   });
 
   test("/info gets a names object in the locale asked for (CLDR's fallback chain)", async () => {
-    const info = await (await get(`/timezone/Europe/Berlin/info?${at}&lang=de-AT-1996`)).json();
+    const info = (await (await get(`/timezone/Europe/Berlin/info?${at}&lang=de-AT-1996`)).json()) as any;
     expect(info.names).toEqual({
       locale: "de-AT",
       generic_long: "Mitteleuropäische Zeit",
@@ -124,15 +124,15 @@ describe("?lang=", () => {
     expect(info.names.country_names.map((c: { code: string }) => c.code)).toEqual(info.countries.map((c: { code: string }) => c.code));
     expect(info.names.country_names.slice(0, 2)).toEqual([{ code: "DE", name: "Deutschland" }, { code: "DK", name: "Dänemark" }]);
     // ja has no short names for Central Europe: null, not a made-up one.
-    const ja = await (await get(`/timezone/Europe/Berlin/info?${at}&lang=ja`)).json();
+    const ja = (await (await get(`/timezone/Europe/Berlin/info?${at}&lang=ja`)).json()) as any;
     expect([ja.names.generic_short, ja.names.standard_short, ja.names.daylight_short]).toEqual([null, null, null]);
-    const kolkata = await (await get(`/timezone/Asia/Calcutta/info?${at}&lang=en`)).json();
+    const kolkata = (await (await get(`/timezone/Asia/Calcutta/info?${at}&lang=en`)).json()) as any;
     expect(kolkata.names.daylight_long).toBeNull();
     expect(kolkata.names.generic_long).toBe("India Standard Time");
     expect(kolkata.names.exemplar_city).toBe("Kolkata");
-    const la = await (await get(`/timezone/America/Los_Angeles/info?${at}&lang=en`)).json();
+    const la = (await (await get(`/timezone/America/Los_Angeles/info?${at}&lang=en`)).json()) as any;
     expect([la.names.generic_short, la.names.standard_short, la.names.daylight_short]).toEqual(["PT", "PST", "PDT"]);
-    const zh = await (await get(`/timezone/Asia/Taipei/info?${at}&lang=zh-TW`)).json();
+    const zh = (await (await get(`/timezone/Asia/Taipei/info?${at}&lang=zh-TW`)).json()) as any;
     expect(zh.names.locale).toBe("zh-Hant");
     const text = await (await get(`/timezone/Europe/Berlin/info.txt?${at}&lang=fr`)).text();
     expect(text).toContain("\nnames.locale: fr\n");
@@ -152,7 +152,7 @@ describe("bad input: a 400 in the one error shape, never a 5xx", () => {
     const r = await get(path);
     expect(r.status).toBe(400);
     const body = await r.json();
-    expect(Object.keys(body)).toEqual(["error"]);
+    expect(Object.keys(body as object)).toEqual(["error"]);
   });
 });
 
