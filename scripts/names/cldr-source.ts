@@ -62,6 +62,11 @@ function isLeaf(value: any): boolean {
   return typeof value === "object" && value !== null && ("exemplarCity" in value || "long" in value || "short" in value);
 }
 
+/** The cldr-core version installed (what a build would compile now). */
+export function installedCldrVersion(): string {
+  return readJson(join(modulesDir("cldr-core"), "package.json")).version;
+}
+
 export function readCldr(): CldrSource {
   const core = modulesDir("cldr-core");
   const dates = modulesDir("cldr-dates-full");
