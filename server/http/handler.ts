@@ -47,7 +47,9 @@ export function createFetchHandler(state: AppState): FetchHandler {
     let response: Response;
     let decision: RateDecision | null = null;
     try {
-      decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey) : null;
+      decision = state.limiter !== null && (match.route === null || match.route.limited)
+        ? state.limiter.take(limitKey, match.route?.cost?.(target.query) ?? 1)
+        : null;
       response = decision?.allowed === false ? rateLimited(state, decision, req.method, match) : respond(req, target, match, client, state);
     } catch (error) {
       logError("request_failed", error, { method: req.method, path: target.path.slice(0, 256) });

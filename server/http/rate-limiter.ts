@@ -172,8 +172,13 @@ export class RateLimiter {
     return s;
   }
 
-  /** Takes one token for `key` (a client address, or any other client key) if it has one. */
-  take(key: string | null): RateDecision {
+  /**
+   * Takes `cost` tokens for `key` (a client address, or any other client key) if it has
+   * them: an answer's cost is its share of the budget (a /clock of ten zones costs ten time
+   * objects). A cost above the bucket is charged as the whole bucket, so that the dearest
+   * answer still gets through once the bucket is full instead of never.
+   */
+  take(key: string | null, cost = 1): RateDecision {
     const d = this.decision;
     if (key === null || !this.parseKey(key)) {
       d.allowed = true;
@@ -182,6 +187,7 @@ export class RateLimiter {
       d.resetSeconds = 0;
       return d;
     }
+    const charge = Math.min(cost, this.burst);
     const now = this.now();
     const group = mix(this.hi ^ this.seed ^ mix(this.lo ^ Math.imul(this.tag, 0x9e3779b1))) & (GROUPS - 1);
     let tokens: number;
@@ -195,15 +201,17 @@ export class RateLimiter {
         tokens = Math.min(this.burst, tokens + elapsed * this.perSecond);
         this.floats[f + 3] = now;
       }
-      d.allowed = tokens >= 1;
-      if (d.allowed) tokens -= 1;
+      d.allowed = tokens >= charge;
+      if (d.allowed) tokens -= charge;
       this.floats[f + 2] = tokens;
     } finally {
       Atomics.store(this.words, LOCK_BASE + group, 0);
     }
     d.limited = true;
     d.remaining = Math.floor(tokens);
-    d.resetSeconds = tokens >= this.burst ? 0 : Math.max(1, Math.ceil((d.remaining + 1 - tokens) / this.perSecond));
+    // Refused: when the bucket holds the charge again. Allowed: when it next gains a whole request.
+    const wanted = d.allowed ? d.remaining + 1 : charge;
+    d.resetSeconds = tokens >= this.burst ? 0 : Math.max(1, Math.ceil((wanted - tokens) / this.perSecond));
     return d;
   }
 }

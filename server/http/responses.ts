@@ -27,6 +27,7 @@ export class Responses {
   private readonly errors: Record<Format, Record<string, string>>;
   private readonly lists: Record<Format, Headers>;
   private readonly tzdbVersion: string;
+  private readonly syncHeaders: Headers;
   readonly listEtag: string;
 
   /** `extraHeaders` go on every response (HSTS when serving TLS). */
@@ -46,6 +47,11 @@ export class Responses {
       text: make(TEXT_TYPE, { "Cache-Control": "no-store" }),
     };
     this.live = { json: new Headers(this.errors.json), text: new Headers(this.errors.text) };
+    this.syncHeaders = new Headers({
+      ...this.errors.json,
+      "Access-Control-Expose-Headers": `${this.base["Access-Control-Expose-Headers"]}, Server-Timing`,
+      "Timing-Allow-Origin": "*",
+    });
     const listCache = { "Cache-Control": "public, max-age=3600", ETag: this.listEtag };
     this.lists = { json: new Headers(make(JSON_TYPE, listCache)), text: new Headers(make(TEXT_TYPE, listCache)) };
   }
@@ -66,6 +72,17 @@ export class Responses {
   /** The headers of a time object (the benchmark's floor baseline sends the same). */
   timeObjectHeaders(format: Format): Headers {
     return this.live[format];
+  }
+
+  /**
+   * /sync: the clock's timestamps. Never stored; `Timing-Allow-Origin` and `Server-Timing`
+   * (the same t1 and t2 as the body, as `dur` values) let a page read them from Resource
+   * Timing too, cross-origin included.
+   */
+  sync(body: string, serverTiming: string, head: boolean): Response {
+    const headers = new Headers(this.syncHeaders);
+    headers.set("Server-Timing", serverTiming);
+    return answer(body, { headers }, head);
   }
 
   /** A list of names: cacheable, revalidated by an ETag derived from the data version. */
