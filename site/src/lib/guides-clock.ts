@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 // The guides about clocks: many zones in one call (/clock) and a client's clock offset
 // (/sync). The offset functions are shown from the very files the home page's panel runs
 // and test/site/clock-offset-snippets.test.ts executes against a real server.
