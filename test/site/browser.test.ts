@@ -263,6 +263,17 @@ describe("live parts", () => {
     }
   }, 60_000);
 
+  test("the API reference and the guides describe /clock and /sync", async () => {
+    await page.goto(`${base}/docs/`);
+    expect(await page.textContent("#getWorldClock h2")).toBe("GET /clock");
+    expect(await page.textContent("#sync h2")).toBe("GET /sync");
+    expect(await page.textContent("#sync-answer")).toContain("t2");
+    await page.goto(`${base}/guides/`);
+    expect(await page.locator("a[href='/guides/world-clock/'], a[href='/guides/clock-offset/']").count()).toBe(2);
+    await page.goto(`${base}/guides/world-clock/`);
+    expect(await page.textContent("main")).toContain("/clock?zones=America/New_York,Europe/London,Asia/Kathmandu");
+  }, 60_000);
+
   test("copy buttons put the snippet on the clipboard", async () => {
     await page.goto(`${base}/attribution/`);
     for (const id of ["snippet-html", "snippet-markdown", "snippet-text"]) {
