@@ -6,7 +6,7 @@ import { ClockCheck } from "../ops/clock-check.ts";
 import { Metrics, type MetricsSnapshot } from "../ops/metrics.ts";
 import type { Cidr } from "../ip/cidr.ts";
 import { apiData, type ApiData, type Tables } from "./api-data.ts";
-import { RateLimiter, type RateLimitConfig } from "./rate-limiter.ts";
+import { RateLimiter, type RateLimit, type RateLimitConfig } from "./rate-limiter.ts";
 import { ROUTE_LABELS } from "./routes.ts";
 import { StaticSite } from "./static-site.ts";
 
@@ -28,7 +28,8 @@ export interface AppState {
   data: ApiData;
   clock: Clock;
   config: HttpConfig;
-  limiter: RateLimiter | null;
+  /** The client budgets (rate-limiter.ts): any RateLimit, whatever keeps its state. */
+  limiter: RateLimit | null;
   metrics: Metrics;
   /** Set on SIGTERM: every answer carries `Connection: close`, readiness fails. */
   draining: boolean;

@@ -14,7 +14,7 @@ import type { Clock } from "../core/clock.ts";
 import type { Format, Profile } from "../time-object/time-object.ts";
 import { callerIp, coordinates, ipAddress, timezoneList, timezoneName, worldTimeApiAlias } from "./api.ts";
 import { apiIndex, convert, info, transitions } from "./zone-routes.ts";
-import { clockCost, worldClock } from "./world-clock.ts";
+import { worldClock } from "./world-clock.ts";
 import { sync } from "./sync-route.ts";
 import type { ApiData } from "./api-data.ts";
 import type { AppState } from "./app-state.ts";
@@ -36,6 +36,11 @@ export interface RouteRequest {
   ifNoneMatch: () => string | null;
   data: ApiData;
   clock: Clock;
+  /**
+   * What the answer costs the client's rate limit budget (README, "What an answer costs"):
+   * 1 unless the handler sets more (cost.ts), charged once the answer is made.
+   */
+  cost: number;
 }
 
 /** Answers through `request.data.responses`; throws an HttpError for a client's mistake. */
@@ -53,11 +58,6 @@ export interface RouteRow {
   label: string;
   /** False: never rate limited (probes and scrapes). */
   limited: boolean;
-  /**
-   * How many requests' worth of the client's rate budget this one takes, from its raw
-   * query (absent: 1). Read before the handler runs, so it must be cheap and never throw.
-   */
-  cost?: (query: string) => number;
   /** "wta": only under `/api` (a pattern the website's paths at the root must keep). */
   only?: "wta";
   handle: RouteHandler;
@@ -72,7 +72,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/ip", on: "api", label: "ip", limited: true, handle: callerIp },
   { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: ipAddress },
   { pattern: "/coordinates/{point}", on: "api", label: "coordinates", limited: true, handle: coordinates },
-  { pattern: "/clock", on: "api", label: "clock", limited: true, cost: clockCost, handle: worldClock },
+  { pattern: "/clock", on: "api", label: "clock", limited: true, handle: worldClock },
   // Spec profile, JSON only: the smallest answer, and a clock offset has no WorldTimeAPI form.
   { pattern: "/sync", on: "raw", label: "sync", limited: true, handle: sync },
   { pattern: "/health", on: "raw", label: "health", limited: false, handle: health },

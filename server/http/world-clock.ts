@@ -3,7 +3,8 @@
 // the very bytes `/timezone/{name}?at=<that instant>` answers in the same profile and
 // format (the same renderer, client_ip included). JSON: an array; `.txt`: the objects'
 // lines, separated by a blank line. Ten clocks are one request and one clock reading, and
-// cost ten time objects of the client's rate budget (clockCost, read before the handler).
+// cost ten time objects of the client's rate budget (RouteRequest.cost: admitted while the
+// client has a token, as any request, then charged the rest).
 
 import type { Instant } from "../core/clock.ts";
 import { checkLocalYears, invalidAt, parseAt } from "./at-param.ts";
@@ -16,22 +17,11 @@ import type { ResolvedName } from "../tz/zone-table.ts";
 export const MAX_CLOCK_ZONES = 100;
 /** A longer name is no name (as on /timezone/{name}); an error quotes at most this much of it. */
 const MAX_NAME_LENGTH = 64;
-const COMMA = 44;
 const encoder = new TextEncoder();
 const OPEN = encoder.encode("[");
 const JSON_SEPARATOR = encoder.encode(",");
 const CLOSE = encoder.encode("]");
 const TEXT_SEPARATOR = encoder.encode("\n");
-
-/** The names a raw query asks for, counted without decoding: the request's share of the rate budget. */
-export function clockCost(query: string): number {
-  const value = queryParam(query, "zones");
-  if (!value) return 1;
-  let names = 1;
-  for (let i = 0; i < value.length && names <= MAX_CLOCK_ZONES; i++) if (value.charCodeAt(i) === COMMA) names++;
-  // A list that is refused (over the limit) costs what the largest accepted one does.
-  return Math.min(names, MAX_CLOCK_ZONES);
-}
 
 /** A name as an error message may quote it: clipped, and printable ASCII only (it is echoed in `.txt` errors too). */
 const quoted = (name: string) =>
@@ -64,6 +54,7 @@ function requestedZones(request: RouteRequest): ResolvedName[] {
 /** `/clock` */
 export function worldClock(request: RouteRequest): Response {
   const names = requestedZones(request);
+  request.cost = names.length;
   const at = queryParam(request.query, "at");
   if (at === null) throw invalidAt(); // a broken percent-escape
   let instant: Instant;
