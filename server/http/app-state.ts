@@ -16,6 +16,8 @@ export interface HttpConfig {
   /** The one header the trusted proxies write, lower case (TRUST_PROXY_HEADER). */
   trustProxyHeader: string;
   rateLimit: RateLimitConfig | null;
+  /** ANSWER_CACHE_BYTES: the answer cache's budget per worker (answer-cache.ts); 0 keeps nothing. */
+  answerCacheBytes?: number;
   accessLog: boolean;
   /** Worker processes configured (reported in /metrics). */
   workers: number;
@@ -48,7 +50,7 @@ export interface AppState {
 export function createAppState(tables: Tables, clock: Clock, config: HttpConfig, workerId = "0", rateMemory?: ArrayBuffer): AppState {
   const metrics = new Metrics(ROUTE_LABELS);
   return {
-    data: apiData(tables, config.tls !== null),
+    data: apiData(tables, config.tls !== null, config.answerCacheBytes),
     clock,
     config,
     limiter: config.rateLimit ? new RateLimiter(config.rateLimit, rateMemory) : null,

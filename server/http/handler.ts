@@ -8,7 +8,7 @@ import { logError, logEvent } from "../core/log.ts";
 import { acceptsHtml } from "./accepts-html.ts";
 import type { AppState } from "./app-state.ts";
 import { isLoopbackPeer, peerAddress, resolveClient } from "./client-address.ts";
-import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
+import { DUPLICATE_HOST, HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
 import type { RateDecision } from "./rate-limiter.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
 import type { RawPath } from "./raw-path-guard.ts";
@@ -35,6 +35,12 @@ export function createFetchHandler(state: AppState): FetchHandler {
     let client = peer;
     let limitKey = peer === null || isLoopbackPeer(peer) ? null : peer;
     if (trust.trusted.length > 0) ({ address: client, limitKey } = resolveClient(peer, req.headers, trust));
+    // Two Host headers (which Bun joins with ", ") make the request invalid (RFC 9112 section 3.2): 400, and the connection ends.
+    const host = req.headers.get("host");
+    if (host !== null && host.indexOf(",") >= 0) {
+      const refused = state.data.responses.error(DUPLICATE_HOST(), "json", req.method === "HEAD", { Connection: "close" });
+      return finish(state, req.method, target.path, REFUSED_PATH, client, started, null, refused);
+    }
     const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
     if (match.route?.handle === metrics && state.instanceMetrics !== null && (req.method === "GET" || req.method === "HEAD")) {
       const head = req.method === "HEAD";
