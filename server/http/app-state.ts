@@ -42,8 +42,8 @@ export interface AppState {
   site: StaticSite | null;
   /** The serving clock compared with the system clock: a divergence fails readiness. */
   clockCheck: ClockCheck;
-  /** In a supervisor's worker: the whole instance's counts, collected at scrape time (ops/metrics-exchange.ts). */
-  instanceMetrics: (() => Promise<MetricsSnapshot>) | null;
+  /** In a supervisor's worker: the whole instance's counts, read from the shared metrics board (ops/metrics-exchange.ts); throws MetricsUnavailable. */
+  instanceMetrics: (() => MetricsSnapshot) | null;
 }
 
 /** `rateMemory`: the rate table's memory, shared by an instance's workers (private when alone). */
