@@ -13,6 +13,7 @@ import { httpDate } from "./http-date.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const TEXT_TYPE = "text/plain; charset=utf-8";
+export const CSV_TYPE = "text/csv; charset=utf-8";
 const PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 const PREFLIGHT_MAX_AGE = "86400";
@@ -81,9 +82,10 @@ export class Responses {
    * conversion): cacheable for `maxAge` seconds, revalidated by an ETag of the data
    * version and the body, so it changes exactly when the answer does.
    */
-  cacheable(body: string, format: Format, head: boolean, ifNoneMatch: string | null, maxAge: number): Response {
+  cacheable(body: string, format: Format, head: boolean, ifNoneMatch: string | null, maxAge: number, contentType?: string): Response {
     const etag = `"tz-${this.tzdbVersion}-${Bun.hash(body).toString(36)}"`;
-    const headers = { ...this.base, "Content-Type": format === "json" ? JSON_TYPE : TEXT_TYPE, "Cache-Control": `public, max-age=${maxAge}`, ETag: etag };
+    const type = contentType ?? (format === "json" ? JSON_TYPE : TEXT_TYPE);
+    const headers = { ...this.base, "Content-Type": type, "Cache-Control": `public, max-age=${maxAge}`, ETag: etag };
     if (ifNoneMatch !== null && etagMatches(ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
     return new Response(head ? null : body, { headers });
   }

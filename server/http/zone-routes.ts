@@ -23,7 +23,7 @@ const DEFAULT_WINDOW = 365 * DAY;
 const NOW_MAX_AGE = 60;
 
 /** An instant parameter in the `at` syntax; its errors name the parameter. */
-function instantParam(request: RouteRequest, name: string): Instant | undefined {
+export function instantParam(request: RouteRequest, name: string): Instant | undefined {
   const text = queryParam(request.query, name);
   if (text === undefined) return undefined;
   try {
