@@ -146,9 +146,14 @@ describe("simulated devices, 597 names x 10 starts x 10 years", () => {
   });
 
   test("our POSIX TZ evaluator agrees with the table at every reading", () => {
-    const own = queries.map((q) => readingAt(parsePosixTz(q.tz), q.t)!);
+    const parsed = new Map<string, ReturnType<typeof parsePosixTz>>();
+    const own = queries.map((q) => {
+      let tz = parsed.get(q.tz);
+      if (tz === undefined) parsed.set(q.tz, (tz = parsePosixTz(q.tz)));
+      return readingAt(tz, q.t)!;
+    });
     expect(mismatches(own).slice(0, 10)).toEqual([]);
-  });
+  }, 60_000);
 
   for (const libc of ["glibc", "musl", "newlib"]) {
     test(`${libc}: 0 readings differ from the table`, async () => {
