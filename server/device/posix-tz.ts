@@ -108,9 +108,10 @@ export function parsePosixTz(text: string, options: { signedRuleTimes?: boolean 
   const std: ClockReading = { utoff: offset(), abbr: stdAbbr, isdst: false };
   if (i === text.length) return { std, dst: null, start: null, end: null };
   const dstAbbr = abbr();
+  // Without rules each libc falls back to rules of its own (newlib: the US rules).
+  if (i === text.length) fail("DST without rules");
   const dst: ClockReading = { utoff: text[i] === "," ? std.utoff + 3600 : offset(), abbr: dstAbbr, isdst: true };
   if (dst.utoff === std.utoff) fail("DST offset equals the standard offset");
-  // Without rules each libc falls back to rules of its own (newlib: the US rules).
   if (text[i] !== ",") fail("DST without rules");
   i++;
   const start = rule();
