@@ -2,8 +2,9 @@
 # Sets up a fresh machine (Debian with Node and npm) for zonetime: Bun, the project's
 # pinned packages, and with --test the system tools the tests use as references or
 # drivers (zic and zdump from libc-bin, make and awk for IANA's Makefile, openssl, curl,
-# python3, wrk, slowhttptest, gcc, g++ and musl-gcc for the device TZ harness and the guide's
-# Arduino sketch, and Debian's Chromium for the browser tests).
+# python3, wrk, slowhttptest, faketime for the clock-offset clients, gcc, g++ and musl-gcc
+# for the device TZ harness and the guide's Arduino sketch, and Debian's Chromium for the
+# browser tests).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +26,7 @@ if $want_test_tools; then
   need python3 python3
   need wrk wrk
   need slowhttptest slowhttptest
+  need faketime faketime
   # The device tests build a TZ harness against glibc and musl (test/support/libc-harness.ts).
   need gcc gcc
   need g++ g++

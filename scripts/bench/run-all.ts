@@ -1,4 +1,4 @@
-// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, memory per worker, HTTP. Builds
+// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, memory per worker, HTTP, the world clock. Builds
 // generated/ first when it is missing. Timings are reported as ratios to baselines
 // measured in the same run, never asserted.
 
@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { build } from "../build.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "../paths.ts";
 import { benchHttp } from "./http.ts";
+import { benchWorldClock } from "./world-clock.ts";
 import { benchGeo } from "./geo-lookup.ts";
 import { benchIp } from "./ip-lookup.ts";
 import { benchWorkerMemory } from "./worker-memory.ts";
@@ -30,3 +31,5 @@ console.log();
 await benchWorkerMemory(resolve(dataDir));
 console.log();
 await benchHttp(dataDir);
+console.log();
+await benchWorldClock(dataDir);

@@ -4,10 +4,13 @@
 //   /device?at=                   every name's, as JSON or `.txt`
 //   /device.csv?at=               the same as posix_tz_db's two-column CSV
 //
-// For a fixed `at` the answer changes only with the data (cached for a day); for now, until
-// the earliest refresh_after it holds, at most an hour (a new day may give a later one).
+// Cacheable (cacheable-answer.ts): a single answer is named by its own content (the string,
+// valid_until, refresh_after: cheap to find, a cached footer for most zones), the lists by
+// a hash of theirs. For a fixed `at` the answer changes only with the data (a day); for now,
+// it holds until the earliest refresh_after in it, an hour at most.
 
 import { resolveNameParam } from "./api.ts";
+import { cacheableAnswer } from "./cacheable-answer.ts";
 import { deviceAnswer, deviceList, deviceListCsv, deviceListText } from "./device-answer.ts";
 import { CSV_TYPE } from "./responses.ts";
 import { instantParam } from "./zone-routes.ts";
@@ -22,32 +25,31 @@ function maxAge(fixed: boolean, now: number, refreshAfter: number): number {
 
 /** `/timezone/{name*}/device` */
 export function device(request: RouteRequest): Response {
-  const { zones, responses } = request.data;
+  const { zones } = request.data;
   const name = resolveNameParam(zones, request.params[0]!);
   const at = instantParam(request, "at");
   const now = at?.seconds ?? request.clock().seconds;
   const { answer, refreshAfter } = deviceAnswer(zones, name, now, request.profile);
-  const body = request.format === "json" ? JSON.stringify(answer) :
-    `timezone: ${answer.timezone}\nposix_tz: ${answer.posix_tz}\nvalid_until: ${answer.valid_until ?? ""}\nrefresh_after: ${answer.refresh_after}\n`;
-  return responses.cacheable(body, request.format, request.head, request.ifNoneMatch(), maxAge(at !== undefined, now, refreshAfter));
+  const key = `device|${request.profile}|${request.format}|${answer.timezone}|${answer.posix_tz}|${answer.valid_until}|${answer.refresh_after}`;
+  return cacheableAnswer(request, key, maxAge(at !== undefined, now, refreshAfter), () => request.format === "json" ? JSON.stringify(answer)
+    : `timezone: ${answer.timezone}\nposix_tz: ${answer.posix_tz}\nvalid_until: ${answer.valid_until ?? ""}\nrefresh_after: ${answer.refresh_after}\n`);
 }
 
-function listOf(request: RouteRequest) {
+function listAnswer(request: RouteRequest, csv: boolean): Response {
   const at = instantParam(request, "at");
   const now = at?.seconds ?? request.clock().seconds;
   const { list, refreshAfter } = deviceList(request.data.zones, now, request.profile);
-  return { list, age: maxAge(at !== undefined, now, refreshAfter) };
+  const body = csv ? deviceListCsv(list) : request.format === "json" ? JSON.stringify(list) : deviceListText(list);
+  const key = `device-list|${request.profile}|${csv ? "csv" : request.format}|${Bun.hash(body).toString(36)}`;
+  return cacheableAnswer(request, key, maxAge(at !== undefined, now, refreshAfter), () => body, csv ? CSV_TYPE : undefined);
 }
 
 /** `/device` */
 export function deviceIndex(request: RouteRequest): Response {
-  const { list, age } = listOf(request);
-  const body = request.format === "json" ? JSON.stringify(list) : deviceListText(list);
-  return request.data.responses.cacheable(body, request.format, request.head, request.ifNoneMatch(), age);
+  return listAnswer(request, false);
 }
 
 /** `/device.csv` */
 export function deviceCsv(request: RouteRequest): Response {
-  const { list, age } = listOf(request);
-  return request.data.responses.cacheable(deviceListCsv(list), "text", request.head, request.ifNoneMatch(), age, CSV_TYPE);
+  return listAnswer(request, true);
 }
