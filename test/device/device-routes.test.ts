@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { parsePosixTz } from "../../server/device/posix-tz.ts";
 import { firstMismatch } from "../../server/device/string-check.ts";
 import type { ZoneTable } from "../../server/tz/zone-table.ts";
-import { testHandler } from "../support/test-server.ts";
+import { startTestServer, testHandler } from "../support/test-server.ts";
 import { testZoneTable, utc } from "../support/zone-table.ts";
 
 interface DeviceBody {
@@ -152,16 +152,22 @@ describe("edges, as on the other routes", () => {
     expect((await json<DeviceBody>("/api/timezone/Europe/London/device/?at=2026-11-23T00:00:00Z")).refresh_after).toBe("2026-12-23T00:00:00+00:00");
   });
 
-  test("HEAD answers GET's headers without a body; POST is 405", async () => {
-    for (const path of ["/timezone/Asia/Gaza/device?at=2026-11-23T00:00:00Z", "/device.csv?at=2026-11-23T00:00:00Z"]) {
-      const head = get(path, "HEAD");
-      const full = get(path);
-      expect(head.status).toBe(200);
-      expect(await head.text()).toBe("");
-      for (const h of ["content-type", "etag", "cache-control", "content-length"]) expect(head.headers.get(h)).toBe(full.headers.get(h));
+  test("HEAD answers GET's headers without a body (a real server); POST is 405", async () => {
+    const server = await startTestServer();
+    try {
+      for (const path of ["/timezone/Asia/Gaza/device?at=2026-11-23T00:00:00Z", "/device.csv?at=2026-11-23T00:00:00Z", "/timezone/Nowhere/device"]) {
+        const head = await fetch(`${server.url}${path}`, { method: "HEAD" });
+        const full = await fetch(`${server.url}${path}`);
+        expect(head.status).toBe(full.status);
+        expect(await head.text()).toBe("");
+        expect((await full.text()).length).toBeGreaterThan(0);
+        for (const h of ["content-type", "etag", "cache-control", "content-length"]) expect(head.headers.get(h)).toBe(full.headers.get(h));
+      }
+      const post = await fetch(`${server.url}/timezone/UTC/device`, { method: "POST" });
+      expect(post.status).toBe(405);
+      expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    } finally {
+      server.stop();
     }
-    const post = get("/timezone/UTC/device", "POST");
-    expect(post.status).toBe(405);
-    expect(post.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 });
