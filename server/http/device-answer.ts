@@ -88,5 +88,3 @@ export function deviceListCsv(list: DeviceList): string {
   for (const [name, entry] of Object.entries(list.zones)) out += `"${name}","${entry.posix_tz}"\n`;
   return out;
 }
-
-export { textLines };
