@@ -1,0 +1,172 @@
+// RATE_LIMIT_STORE: one bucket per client in Redis for every instance, decided by one
+// atomic script per request (rate-store-protocol.ts) on a thread of its own
+// (rate-store-thread.ts), with the per-instance limiter (rate-limiter.ts) standing in
+// whenever Redis cannot answer in time.
+//
+// A request never waits more than STORE_DEADLINE_MS for Redis. While the connection is
+// down it does not wait at all; after TRIP_AFTER answers in a row miss the deadline
+// (Redis alive but slow) the store is left alone for a backoff that doubles up to
+// TRIP_MAX_MS, then one request tries again. Each request decided locally meanwhile is
+// counted (zonetime_rate_store_fallbacks_total); an outage is logged once when it starts
+// (`rate_store_unavailable`) and once when Redis decides again (`rate_store_restored`).
+
+import { logEvent } from "../core/log.ts";
+import {
+  HEADER_BYTES, keyPrefix, bucketKey, MAX_KEY_BYTES, SHARED_BYTES, STORE_UP, W_ALLOWED, W_ANSWER, W_COST, W_KEY_LENGTH, W_OK,
+  W_REMAINING, W_REQUEST, W_RESET, W_STATE, type StoreEvent,
+} from "./rate-store-protocol.ts";
+import type { RateDecision, RateLimitConfig, RateLimiter } from "./rate-limiter.ts";
+
+export const STORE_DEADLINE_MS = 5;
+const TRIP_AFTER = 3;
+const TRIP_FIRST_MS = 100;
+const TRIP_MAX_MS = 5000;
+
+export type StoreState = "connecting" | "up" | "down" | "slow";
+
+export interface StoreCounters {
+  fallbacks: number;
+  outages: number;
+}
+
+/** What /health shows of the store (never the URL: it may hold a password). */
+export interface StoreReport {
+  kind: "redis";
+  state: StoreState;
+  since: string;
+  fallbacks: number;
+  outages: number;
+}
+
+export class SharedRateLimiter {
+  readonly burst: number;
+  readonly windowSeconds: number;
+  private readonly local: RateLimiter;
+  private readonly prefix: string;
+  private readonly words: Int32Array;
+  private readonly keyBytes: Uint8Array;
+  private readonly encoder = new TextEncoder();
+  private readonly decision: RateDecision = { allowed: true, limited: true, remaining: 0, resetSeconds: 0 };
+  private readonly thread: Worker;
+  readonly counters: StoreCounters;
+  private everUp = false;
+  private connectionUp = false;
+  private misses = 0;
+  private tripMs = TRIP_FIRST_MS;
+  private trippedUntil = 0;
+  /** Set while requests are decided locally; logged once when it starts and once when it ends. */
+  private outage: { since: number; reason: string; fallbacks: number } | null = null;
+  private stateSince = Date.now();
+  private lastState: StoreState = "connecting";
+
+  /** `counters`: where fallbacks and outages are counted (the process's metrics). */
+  constructor(config: RateLimitConfig, url: string, local: RateLimiter, counters: StoreCounters) {
+    this.burst = config.burst;
+    this.windowSeconds = config.windowSeconds;
+    this.local = local;
+    this.counters = counters;
+    this.prefix = keyPrefix(config.burst, config.windowSeconds);
+    const memory = new SharedArrayBuffer(SHARED_BYTES);
+    this.words = new Int32Array(memory, 0, HEADER_BYTES / 4);
+    this.keyBytes = new Uint8Array(memory, HEADER_BYTES, MAX_KEY_BYTES);
+    this.thread = new Worker(new URL("./rate-store-thread.ts", import.meta.url).href);
+    this.thread.unref();
+    this.thread.onmessage = (e: MessageEvent<StoreEvent>) => this.onStoreEvent(e.data);
+    this.thread.postMessage({ url, memory, burst: config.burst, windowSeconds: config.windowSeconds });
+  }
+
+  /** Takes `cost` tokens for `key`: from the client's bucket in Redis, or from this instance's when Redis cannot answer in time. */
+  take(key: string | null, cost = 1): RateDecision {
+    const bucket = key === null ? null : bucketKey(this.prefix, key);
+    if (bucket === null) return this.local.take(key, cost);
+    const w = this.words;
+    if (Atomics.load(w, W_STATE) !== STORE_UP) return this.fallback(key, cost, this.everUp ? "connection lost" : "not connected yet");
+    const now = performance.now();
+    if (now < this.trippedUntil) return this.fallback(key, cost, "slow");
+    const written = this.encoder.encodeInto(bucket, this.keyBytes);
+    if (written.read! < bucket.length) return this.local.take(key, cost); // longer than any address key: such a client is limited here
+    Atomics.store(w, W_KEY_LENGTH, written.written!);
+    Atomics.store(w, W_COST, Math.round(cost * 1000));
+    const request = Atomics.add(w, W_REQUEST, 1) + 1;
+    Atomics.notify(w, W_REQUEST);
+    const deadline = now + STORE_DEADLINE_MS;
+    for (;;) {
+      const answered = Atomics.load(w, W_ANSWER);
+      if (answered === request) break;
+      const left = deadline - performance.now();
+      if (left <= 0) return this.missed(key, cost);
+      Atomics.wait(w, W_ANSWER, answered, left);
+    }
+    if (Atomics.load(w, W_OK) !== 1) return this.fallback(key, cost, "command failed");
+    this.misses = 0;
+    this.tripMs = TRIP_FIRST_MS;
+    if (this.outage !== null) this.restored();
+    const d = this.decision;
+    d.allowed = Atomics.load(w, W_ALLOWED) === 1;
+    d.limited = true;
+    d.remaining = Atomics.load(w, W_REMAINING);
+    d.resetSeconds = Atomics.load(w, W_RESET);
+    return d;
+  }
+
+  /** The store's state for /health. */
+  report(): StoreReport {
+    const state = this.state();
+    if (state !== this.lastState) {
+      this.lastState = state;
+      this.stateSince = Date.now();
+    }
+    return { kind: "redis", state, since: new Date(this.stateSince).toISOString(), fallbacks: this.counters.fallbacks, outages: this.counters.outages };
+  }
+
+  close(): void {
+    this.thread.terminate();
+  }
+
+  private state(): StoreState {
+    if (!this.connectionUp) return this.everUp ? "down" : "connecting";
+    return performance.now() < this.trippedUntil ? "slow" : "up";
+  }
+
+  private missed(key: string, cost: number): RateDecision {
+    if (++this.misses >= TRIP_AFTER) {
+      this.misses = 0;
+      this.trippedUntil = performance.now() + this.tripMs;
+      this.tripMs = Math.min(TRIP_MAX_MS, this.tripMs * 2);
+    }
+    return this.fallback(key, cost, `no answer within ${STORE_DEADLINE_MS} ms`);
+  }
+
+  private fallback(key: string, cost: number, reason: string): RateDecision {
+    this.counters.fallbacks++;
+    if (this.outage === null) {
+      this.outage = { since: Date.now(), reason, fallbacks: 0 };
+      this.counters.outages++;
+      logEvent("rate_store_unavailable", { reason, then: "this instance limits on its own until Redis answers again" });
+    }
+    this.outage.fallbacks++;
+    return this.local.take(key, cost);
+  }
+
+  private restored(): void {
+    const o = this.outage!;
+    logEvent("rate_store_restored", { seconds: Math.round((Date.now() - o.since) / 100) / 10, decided_locally: o.fallbacks });
+    this.outage = null;
+  }
+
+  private onStoreEvent(event: StoreEvent): void {
+    if (event.event === "up") {
+      this.connectionUp = true;
+      if (!this.everUp) logEvent("rate_store_connected", { kind: "redis" });
+      this.everUp = true;
+    } else {
+      this.connectionUp = false;
+      // Logged here even with no request to notice it; the outage then counts its fallbacks.
+      if (this.outage === null && this.everUp) {
+        this.outage = { since: Date.now(), reason: event.error, fallbacks: 0 };
+        this.counters.outages++;
+        logEvent("rate_store_unavailable", { reason: event.error, then: "this instance limits on its own until Redis answers again" });
+      }
+    }
+  }
+}
