@@ -6,7 +6,8 @@ import { ClockCheck } from "../ops/clock-check.ts";
 import { Metrics, type MetricsSnapshot } from "../ops/metrics.ts";
 import type { Cidr } from "../ip/cidr.ts";
 import { apiData, type ApiData, type Tables } from "./api-data.ts";
-import { RateLimiter, type RateLimitConfig } from "./rate-limiter.ts";
+import { RateLimiter, type RateDecision, type RateLimitConfig } from "./rate-limiter.ts";
+import { SharedRateLimiter } from "./shared-rate-limiter.ts";
 import { ROUTE_LABELS } from "./routes.ts";
 import { StaticSite } from "./static-site.ts";
 
@@ -16,6 +17,8 @@ export interface HttpConfig {
   /** The one header the trusted proxies write, lower case (TRUST_PROXY_HEADER). */
   trustProxyHeader: string;
   rateLimit: RateLimitConfig | null;
+  /** A Redis URL: one bucket per client for every instance (RATE_LIMIT_STORE); null: this instance's own. */
+  rateLimitStore: string | null;
   accessLog: boolean;
   /** Worker processes configured (reported in /metrics). */
   workers: number;
@@ -24,11 +27,20 @@ export interface HttpConfig {
   siteDir: string;
 }
 
+/** The per-instance limiter, or the shared one in Redis that stands on it. */
+export interface Limiter {
+  readonly burst: number;
+  readonly windowSeconds: number;
+  take(key: string | null, cost?: number): RateDecision;
+}
+
 export interface AppState {
   data: ApiData;
   clock: Clock;
   config: HttpConfig;
-  limiter: RateLimiter | null;
+  limiter: Limiter | null;
+  /** The same object as `limiter` when the limit is shared through Redis (for /health). */
+  sharedLimiter: SharedRateLimiter | null;
   metrics: Metrics;
   /** Set on SIGTERM: every answer carries `Connection: close`, readiness fails. */
   draining: boolean;
@@ -46,11 +58,14 @@ export interface AppState {
 /** `rateMemory`: the rate table's memory, shared by an instance's workers (private when alone). */
 export function createAppState(tables: Tables, clock: Clock, config: HttpConfig, workerId = "0", rateMemory?: ArrayBuffer): AppState {
   const metrics = new Metrics(ROUTE_LABELS);
+  const local = config.rateLimit ? new RateLimiter(config.rateLimit, rateMemory) : null;
+  const shared = local && config.rateLimitStore ? new SharedRateLimiter(config.rateLimit!, config.rateLimitStore, local, metrics.rateStore) : null;
   return {
     data: apiData(tables, config.tls !== null),
     clock,
     config,
-    limiter: config.rateLimit ? new RateLimiter(config.rateLimit, rateMemory) : null,
+    limiter: shared ?? local,
+    sharedLimiter: shared,
     metrics,
     draining: false,
     startedAt: Date.now(),

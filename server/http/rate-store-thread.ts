@@ -21,8 +21,13 @@ interface Start {
   windowSeconds: number;
 }
 
+// ES2024's Atomics.waitAsync, which Bun has and this TypeScript lib does not declare.
+const waitAsync = (Atomics as unknown as {
+  waitAsync(array: Int32Array, index: number, value: number): { async: false; value: string } | { async: true; value: Promise<string> };
+}).waitAsync;
+
 const BACKOFF_FIRST_MS = 100;
-const BACKOFF_MAX_MS = 5000;
+const BACKOFF_MAX_MS = 2000;
 
 const start = await new Promise<Start>((resolve) => (self.onmessage = (e: MessageEvent<Start>) => resolve(e.data)));
 const words = new Int32Array(start.memory, 0, HEADER_BYTES / 4);
@@ -109,7 +114,7 @@ async function decide(request: number, key: string, cost: string): Promise<void>
 void connect();
 let seen = Atomics.load(words, W_REQUEST);
 for (;;) {
-  const waiting = Atomics.waitAsync(words, W_REQUEST, seen);
+  const waiting = waitAsync(words, W_REQUEST, seen);
   if (waiting.async) await waiting.value;
   const request = Atomics.load(words, W_REQUEST);
   if (request === seen) continue;

@@ -33,7 +33,8 @@ export interface StoreCounters {
 export interface StoreReport {
   kind: "redis";
   state: StoreState;
-  since: string;
+  /** When the current outage began (null while Redis decides). */
+  outage_since: string | null;
   fallbacks: number;
   outages: number;
 }
@@ -56,8 +57,6 @@ export class SharedRateLimiter {
   private trippedUntil = 0;
   /** Set while requests are decided locally; logged once when it starts and once when it ends. */
   private outage: { since: number; reason: string; fallbacks: number } | null = null;
-  private stateSince = Date.now();
-  private lastState: StoreState = "connecting";
 
   /** `counters`: where fallbacks and outages are counted (the process's metrics). */
   constructor(config: RateLimitConfig, url: string, local: RateLimiter, counters: StoreCounters) {
@@ -77,14 +76,15 @@ export class SharedRateLimiter {
 
   /** Takes `cost` tokens for `key`: from the client's bucket in Redis, or from this instance's when Redis cannot answer in time. */
   take(key: string | null, cost = 1): RateDecision {
-    const bucket = key === null ? null : bucketKey(this.prefix, key);
-    if (bucket === null) return this.local.take(key, cost);
+    if (key === null) return this.localTake(key, cost);
+    const bucket = bucketKey(this.prefix, key);
+    if (bucket === null) return this.localTake(key, cost);
     const w = this.words;
     if (Atomics.load(w, W_STATE) !== STORE_UP) return this.fallback(key, cost, this.everUp ? "connection lost" : "not connected yet");
     const now = performance.now();
     if (now < this.trippedUntil) return this.fallback(key, cost, "slow");
     const written = this.encoder.encodeInto(bucket, this.keyBytes);
-    if (written.read! < bucket.length) return this.local.take(key, cost); // longer than any address key: such a client is limited here
+    if (written.read! < bucket.length) return this.localTake(key, cost); // longer than any address key: such a client is limited here
     Atomics.store(w, W_KEY_LENGTH, written.written!);
     Atomics.store(w, W_COST, Math.round(cost * 1000));
     const request = Atomics.add(w, W_REQUEST, 1) + 1;
@@ -111,12 +111,8 @@ export class SharedRateLimiter {
 
   /** The store's state for /health. */
   report(): StoreReport {
-    const state = this.state();
-    if (state !== this.lastState) {
-      this.lastState = state;
-      this.stateSince = Date.now();
-    }
-    return { kind: "redis", state, since: new Date(this.stateSince).toISOString(), fallbacks: this.counters.fallbacks, outages: this.counters.outages };
+    const since = this.outage === null ? null : new Date(this.outage.since).toISOString();
+    return { kind: "redis", state: this.state(), outage_since: since, fallbacks: this.counters.fallbacks, outages: this.counters.outages };
   }
 
   close(): void {
@@ -145,7 +141,11 @@ export class SharedRateLimiter {
       logEvent("rate_store_unavailable", { reason, then: "this instance limits on its own until Redis answers again" });
     }
     this.outage.fallbacks++;
-    return this.local.take(key, cost);
+    return this.localTake(key, cost);
+  }
+
+  private localTake(key: string | null, _cost: number): RateDecision {
+    return this.local.take(key); // TODO(costs): the cost, once the local limiter takes one
   }
 
   private restored(): void {

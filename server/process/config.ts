@@ -25,6 +25,8 @@ export interface Config {
   /** The one header the trusted proxies write (TRUST_PROXY_HEADER), lower case. */
   trustProxyHeader: string;
   rateLimit: RateLimitConfig | null;
+  /** RATE_LIMIT_STORE: a redis:// or rediss:// URL whose Redis holds one bucket per client for every instance. */
+  rateLimitStore: string | null;
   accessLog: boolean;
   dataDir: string;
   /** The built website (site/dist); when absent, only the API is served. */
@@ -50,7 +52,7 @@ export class ConfigError extends Error {}
 /** Every variable the service reads (IP_SOURCE and SITE_URL at build time); the README documents each. */
 export const CONFIG_VARIABLES = [
   "PORT", "HOST", "WORKERS", "TLS_CERT", "TLS_KEY", "HTTP_REDIRECT_PORT", "PUBLIC_HOSTS", "TRUST_PROXY", "TRUST_PROXY_HEADER",
-  "RATE_LIMIT", "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "SHARE_PORT", "IP_SOURCE", "SITE_URL",
+  "RATE_LIMIT", "RATE_LIMIT_STORE", "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "SHARE_PORT", "IP_SOURCE", "SITE_URL",
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -84,6 +86,22 @@ function rateLimit(env: Env): RateLimitConfig | null {
   const burst = Number(m[1]);
   const windowSeconds = Number(m[2] ?? 1) * units[m[3] as keyof typeof units];
   return { burst, windowSeconds, policy: `"default";q=${burst};w=${windowSeconds}` };
+}
+
+/** `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS; checked here so that a typo stops the start. */
+function rateLimitStore(env: Env, limit: RateLimitConfig | null): string | null {
+  const text = env.RATE_LIMIT_STORE?.trim();
+  if (!text) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {}
+  // The URL may carry a password: the message names the variable, never repeats its value.
+  if (url === null || (url.protocol !== "redis:" && url.protocol !== "rediss:") || url.hostname === "" || !/^(\/\d{0,2})?$/.test(url.pathname) || url.search !== "" || url.hash !== "") {
+    throw new ConfigError('RATE_LIMIT_STORE must be a Redis URL: "redis://host:port" or "redis://host:port/db" ("rediss://" for TLS)');
+  }
+  if (limit === null) throw new ConfigError("RATE_LIMIT_STORE shares the rate limit across instances, so it needs RATE_LIMIT (not off)");
+  return text;
 }
 
 const DEFAULT_TRUST_PROXY_HEADER = "x-forwarded-for";
@@ -123,6 +141,7 @@ export function readConfig(env: Env = process.env): Config {
   if ("bad" in proxies) {
     throw new ConfigError(`TRUST_PROXY: "${proxies.bad}" is not an address, a CIDR, "loopback" or "private"`);
   }
+  const limit = rateLimit(env);
   return {
     port: integer(env, "PORT", 8080, 0, 65535),
     host: host === "::" ? null : host,
@@ -132,7 +151,8 @@ export function readConfig(env: Env = process.env): Config {
     publicHosts: publicHosts.hosts,
     trustedProxies: proxies.cidrs,
     trustProxyHeader: trustProxyHeader(env, proxies.cidrs),
-    rateLimit: rateLimit(env),
+    rateLimit: limit,
+    rateLimitStore: rateLimitStore(env, limit),
     accessLog: flag(env, "ACCESS_LOG"),
     dataDir: env.DATA_DIR?.trim() || DEFAULT_DATA_DIR,
     siteDir: env.SITE_DIR?.trim() || DEFAULT_SITE_DIR,
