@@ -19,6 +19,7 @@ export interface HttpConfig {
   rateLimit: RateLimitConfig | null;
   /** A Redis URL: one bucket per client for every instance (RATE_LIMIT_STORE); null: this instance's own. */
   rateLimitStore: string | null;
+  rateLimitStoreTimeoutMs: number;
   accessLog: boolean;
   /** Worker processes configured (reported in /metrics). */
   workers: number;
@@ -59,7 +60,7 @@ export interface AppState {
 export function createAppState(tables: Tables, clock: Clock, config: HttpConfig, workerId = "0", rateMemory?: ArrayBuffer): AppState {
   const metrics = new Metrics(ROUTE_LABELS);
   const local = config.rateLimit ? new RateLimiter(config.rateLimit, rateMemory) : null;
-  const shared = local && config.rateLimitStore ? new SharedRateLimiter(config.rateLimit!, config.rateLimitStore, local, metrics.rateStore) : null;
+  const shared = local && config.rateLimitStore ? new SharedRateLimiter(config.rateLimit!, config.rateLimitStore, local, metrics.rateStore, config.rateLimitStoreTimeoutMs) : null;
   return {
     data: apiData(tables, config.tls !== null),
     clock,

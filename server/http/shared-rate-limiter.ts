@@ -3,7 +3,7 @@
 // (rate-store-thread.ts), with the per-instance limiter (rate-limiter.ts) standing in
 // whenever Redis cannot answer in time.
 //
-// A request never waits more than STORE_DEADLINE_MS for Redis. While the connection is
+// A request never waits more than its deadline (RATE_LIMIT_STORE_TIMEOUT_MS, 5 ms) for Redis. While the connection is
 // down it does not wait at all; after TRIP_AFTER answers in a row miss the deadline
 // (Redis alive but slow) the store is left alone for a backoff that doubles up to
 // TRIP_MAX_MS, then one request tries again. Each request decided locally meanwhile is
@@ -17,7 +17,6 @@ import {
 } from "./rate-store-protocol.ts";
 import type { RateDecision, RateLimitConfig, RateLimiter } from "./rate-limiter.ts";
 
-export const STORE_DEADLINE_MS = 5;
 const TRIP_AFTER = 3;
 const TRIP_FIRST_MS = 100;
 const TRIP_MAX_MS = 5000;
@@ -49,6 +48,7 @@ export class SharedRateLimiter {
   private readonly encoder = new TextEncoder();
   private readonly decision: RateDecision = { allowed: true, limited: true, remaining: 0, resetSeconds: 0 };
   private readonly thread: Worker;
+  private readonly deadlineMs: number;
   readonly counters: StoreCounters;
   private everUp = false;
   private connectionUp = false;
@@ -59,7 +59,8 @@ export class SharedRateLimiter {
   private outage: { since: number; reason: string; fallbacks: number } | null = null;
 
   /** `counters`: where fallbacks and outages are counted (the process's metrics). */
-  constructor(config: RateLimitConfig, url: string, local: RateLimiter, counters: StoreCounters) {
+  constructor(config: RateLimitConfig, url: string, local: RateLimiter, counters: StoreCounters, deadlineMs = 5) {
+    this.deadlineMs = deadlineMs;
     this.burst = config.burst;
     this.windowSeconds = config.windowSeconds;
     this.local = local;
@@ -89,7 +90,7 @@ export class SharedRateLimiter {
     Atomics.store(w, W_COST, Math.round(cost * 1000));
     const request = Atomics.add(w, W_REQUEST, 1) + 1;
     Atomics.notify(w, W_REQUEST);
-    const deadline = now + STORE_DEADLINE_MS;
+    const deadline = now + this.deadlineMs;
     for (;;) {
       const answered = Atomics.load(w, W_ANSWER);
       if (answered === request) break;
@@ -130,7 +131,7 @@ export class SharedRateLimiter {
       this.trippedUntil = performance.now() + this.tripMs;
       this.tripMs = Math.min(TRIP_MAX_MS, this.tripMs * 2);
     }
-    return this.fallback(key, cost, `no answer within ${STORE_DEADLINE_MS} ms`);
+    return this.fallback(key, cost, `no answer within ${this.deadlineMs} ms`);
   }
 
   private fallback(key: string, cost: number, reason: string): RateDecision {

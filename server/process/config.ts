@@ -27,6 +27,8 @@ export interface Config {
   rateLimit: RateLimitConfig | null;
   /** RATE_LIMIT_STORE: a redis:// or rediss:// URL whose Redis holds one bucket per client for every instance. */
   rateLimitStore: string | null;
+  /** How long a request may wait for the store's answer before this instance decides alone. */
+  rateLimitStoreTimeoutMs: number;
   accessLog: boolean;
   dataDir: string;
   /** The built website (site/dist); when absent, only the API is served. */
@@ -52,7 +54,7 @@ export class ConfigError extends Error {}
 /** Every variable the service reads (IP_SOURCE and SITE_URL at build time); the README documents each. */
 export const CONFIG_VARIABLES = [
   "PORT", "HOST", "WORKERS", "TLS_CERT", "TLS_KEY", "HTTP_REDIRECT_PORT", "PUBLIC_HOSTS", "TRUST_PROXY", "TRUST_PROXY_HEADER",
-  "RATE_LIMIT", "RATE_LIMIT_STORE", "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "SHARE_PORT", "IP_SOURCE", "SITE_URL",
+  "RATE_LIMIT", "RATE_LIMIT_STORE", "RATE_LIMIT_STORE_TIMEOUT_MS", "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "SHARE_PORT", "IP_SOURCE", "SITE_URL",
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -153,6 +155,7 @@ export function readConfig(env: Env = process.env): Config {
     trustProxyHeader: trustProxyHeader(env, proxies.cidrs),
     rateLimit: limit,
     rateLimitStore: rateLimitStore(env, limit),
+    rateLimitStoreTimeoutMs: integer(env, "RATE_LIMIT_STORE_TIMEOUT_MS", 5, 1, 1000),
     accessLog: flag(env, "ACCESS_LOG"),
     dataDir: env.DATA_DIR?.trim() || DEFAULT_DATA_DIR,
     siteDir: env.SITE_DIR?.trim() || DEFAULT_SITE_DIR,
