@@ -17,12 +17,13 @@ export function manifestContainer(): { pod: any; container: any } {
 }
 
 /** `run` flags for the manifest's security context and environment; `env` overrides (a port on the host network). */
-export function manifestRunFlags(env: Record<string, string>): string[] {
+export function manifestRunFlags(env: Record<string, string>, engineName: "podman" | "docker" = "podman"): string[] {
   const { pod, container } = manifestContainer();
   const security = { ...pod.securityContext, ...container.securityContext };
   const flags = ["--network=host", "--no-healthcheck"];
   if (security.runAsUser !== undefined) flags.push("--user", `${security.runAsUser}:${security.runAsGroup ?? security.runAsUser}`);
-  if (security.readOnlyRootFilesystem) flags.push("--read-only");
+  // podman adds writable tmpfs on /tmp, /run and /var/tmp to --read-only unless told not to; Kubernetes does not.
+  if (security.readOnlyRootFilesystem) flags.push("--read-only", ...(engineName === "podman" ? ["--read-only-tmpfs=false"] : []));
   for (const cap of security.capabilities?.drop ?? []) flags.push(`--cap-drop=${cap}`);
   if (security.allowPrivilegeEscalation === false) flags.push("--security-opt=no-new-privileges");
   const vars: Record<string, string> = Object.fromEntries((container.env ?? []).map((e: { name: string; value: string }) => [e.name, e.value]));
