@@ -6,7 +6,7 @@ import { ClockCheck } from "../ops/clock-check.ts";
 import { Metrics, type MetricsSnapshot } from "../ops/metrics.ts";
 import type { Cidr } from "../ip/cidr.ts";
 import { apiData, type ApiData, type Tables } from "./api-data.ts";
-import { RateLimiter, type RateDecision, type RateLimitConfig } from "./rate-limiter.ts";
+import { RateLimiter, type RateLimit, type RateLimitConfig } from "./rate-limiter.ts";
 import { SharedRateLimiter } from "./shared-rate-limiter.ts";
 import { ROUTE_LABELS } from "./routes.ts";
 import { StaticSite } from "./static-site.ts";
@@ -28,18 +28,12 @@ export interface HttpConfig {
   siteDir: string;
 }
 
-/** The per-instance limiter, or the shared one in Redis that stands on it. */
-export interface Limiter {
-  readonly burst: number;
-  readonly windowSeconds: number;
-  take(key: string | null, cost?: number): RateDecision;
-}
-
 export interface AppState {
   data: ApiData;
   clock: Clock;
   config: HttpConfig;
-  limiter: Limiter | null;
+  /** The client budgets (rate-limiter.ts): any RateLimit, whatever keeps its state (the instance's table, or Redis). */
+  limiter: RateLimit | null;
   /** The same object as `limiter` when the limit is shared through Redis (for /health). */
   sharedLimiter: SharedRateLimiter | null;
   metrics: Metrics;

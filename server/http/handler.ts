@@ -7,12 +7,12 @@ import type { Server } from "bun";
 import { logError, logEvent } from "../core/log.ts";
 import { acceptsHtml } from "./accepts-html.ts";
 import type { AppState } from "./app-state.ts";
-import { peerAddress, resolveClient } from "./client-address.ts";
+import { isLoopbackPeer, peerAddress, resolveClient } from "./client-address.ts";
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
 import type { RateDecision } from "./rate-limiter.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
 import type { RawPath } from "./raw-path-guard.ts";
-import { matchRoute, REFUSED_PATH, type RouteMatch } from "./routes.ts";
+import { matchRoute, REFUSED_PATH, type RouteMatch, type RouteRequest } from "./routes.ts";
 import { metrics, metricsResponse } from "./service-routes.ts";
 import { PAGE_SECURITY_HEADERS } from "./static-site.ts";
 
@@ -26,12 +26,14 @@ export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: 
 
 export function createFetchHandler(state: AppState): FetchHandler {
   const trust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
+  // What the answer cost (routes.ts, RouteRequest.cost): one holder, the handler being synchronous.
+  const spent = { cost: 1 };
   return (req, server, raw) => {
     const started = performance.now();
     const target = requestTarget(req.url);
     const peer = peerAddress(req, server);
     let client = peer;
-    let limitKey = peer;
+    let limitKey = peer === null || isLoopbackPeer(peer) ? null : peer;
     if (trust.trusted.length > 0) ({ address: client, limitKey } = resolveClient(peer, req.headers, trust));
     const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
     if (match.route?.handle === metrics && state.instanceMetrics !== null && (req.method === "GET" || req.method === "HEAD")) {
@@ -47,8 +49,11 @@ export function createFetchHandler(state: AppState): FetchHandler {
     let response: Response;
     let decision: RateDecision | null = null;
     try {
-      decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey) : null;
-      response = decision?.allowed === false ? rateLimited(state, decision, req.method, match) : respond(req, target, match, client, state);
+      // Admitted while the client has a token, charged 1; the rest of an answer's cost once it is known.
+      spent.cost = 1;
+      decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey, 1) : null;
+      response = decision?.allowed === false ? rateLimited(state, decision, req.method, match) : respond(req, target, match, client, state, spent);
+      if (decision?.allowed && spent.cost > 1) decision = state.limiter!.charge(limitKey, spent.cost - 1);
     } catch (error) {
       logError("request_failed", error, { method: req.method, path: target.path.slice(0, 256) });
       response = internalError(state);
@@ -86,7 +91,7 @@ function finish(state: AppState, method: string, path: string, match: RouteMatch
   return response;
 }
 
-function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState): Response {
+function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState, spent: { cost: number }): Response {
   const { responses } = state.data;
   const method = req.method;
   const head = method === "HEAD";
@@ -96,7 +101,7 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
   if (method !== "GET" && !head) return responses.methodNotAllowed(format, METHOD_NOT_ALLOWED());
   try {
     if (match.route !== null) {
-      return match.route.handle({
+      const request: RouteRequest = {
         profile: match.profile,
         format: match.format,
         head,
@@ -106,7 +111,11 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
         ifNoneMatch: () => req.headers.get("if-none-match"),
         data: state.data,
         clock: state.clock,
-      }, state);
+        cost: 1,
+      };
+      const response = match.route.handle(request, state);
+      spent.cost = request.cost;
+      return response;
     }
     if (match.api) throw NOT_FOUND(); // an unknown path under /api
     return sitePage(target.path, head, () => req.headers.get("accept"), state);

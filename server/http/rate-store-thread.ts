@@ -8,8 +8,8 @@
 // when a pipelined request arrives while an async response is pending.
 
 import {
-  MAX_KEY_BYTES, HEADER_BYTES, RATE_SCRIPT, STORE_DOWN, STORE_UP, W_ALLOWED, W_ANSWER, W_COST, W_KEY_LENGTH, W_OK, W_REMAINING,
-  W_REQUEST, W_RESET, W_STATE, type StoreEvent,
+  F_COST, F_DELTA, HEADER_BYTES, MAX_KEY_BYTES, RATE_SCRIPT, STORE_DOWN, STORE_UP, W_ALLOWED, W_ANSWER, W_KEY_LENGTH, W_MODE, W_OK,
+  W_REQUEST, W_STATE, type StoreEvent,
 } from "./rate-store-protocol.ts";
 
 declare const self: Worker;
@@ -31,10 +31,11 @@ const BACKOFF_MAX_MS = 2000;
 
 const start = await new Promise<Start>((resolve) => (self.onmessage = (e: MessageEvent<Start>) => resolve(e.data)));
 const words = new Int32Array(start.memory, 0, HEADER_BYTES / 4);
+const floats = new Float64Array(start.memory, 0, HEADER_BYTES / 8);
 const keyBytes = new Uint8Array(start.memory, HEADER_BYTES, MAX_KEY_BYTES);
 const decoder = new TextDecoder();
-const burst = String(start.burst);
 const windowMicros = String(start.windowSeconds * 1e6);
+const intervalMicros = String((start.windowSeconds * 1e6) / start.burst);
 
 let client: Bun.RedisClient | null = null;
 let sha = "";
@@ -80,30 +81,30 @@ function schedule(): void {
   backoff = Math.min(BACKOFF_MAX_MS, backoff * 2);
 }
 
-function answer(request: number, ok: boolean, reply?: [number, number, number]): void {
+function answer(request: number, ok: boolean, reply?: [number, number]): void {
   // A request the serving thread gave up on is answered too: it waits for its own number only.
   Atomics.store(words, W_OK, ok ? 1 : 0);
   if (reply) {
     Atomics.store(words, W_ALLOWED, reply[0]);
-    Atomics.store(words, W_REMAINING, reply[1]);
-    Atomics.store(words, W_RESET, reply[2]);
+    floats[F_DELTA] = reply[1] / 1e6;
   }
+  // The store below publishes the plain write above (seq-cst).
   Atomics.store(words, W_ANSWER, request);
   Atomics.notify(words, W_ANSWER);
 }
 
-async function decide(request: number, key: string, cost: string): Promise<void> {
+async function decide(request: number, key: string, cost: string, mode: string): Promise<void> {
   const c = client;
   if (c === null) return answer(request, false);
   try {
-    let reply: [number, number, number];
+    let reply: [number, number];
     try {
-      reply = await c.send("EVALSHA", [sha, "1", key, burst, windowMicros, cost]);
+      reply = await c.send("EVALSHA", [sha, "1", key, windowMicros, intervalMicros, cost, mode]);
     } catch (error) {
       // A Redis restarted since we loaded the script has forgotten it.
       if (!String((error as Error).message).includes("NOSCRIPT")) throw error;
       sha = await c.send("SCRIPT", ["LOAD", RATE_SCRIPT]);
-      reply = await c.send("EVALSHA", [sha, "1", key, burst, windowMicros, cost]);
+      reply = await c.send("EVALSHA", [sha, "1", key, windowMicros, intervalMicros, cost, mode]);
     }
     answer(request, true, reply);
   } catch {
@@ -121,7 +122,8 @@ for (;;) {
   seen = request;
   // The key and cost are the latest request's: the serving thread writes them before it bumps the number.
   const key = decoder.decode(keyBytes.subarray(0, Atomics.load(words, W_KEY_LENGTH)));
-  const cost = String(Atomics.load(words, W_COST) / 1000);
+  const cost = String(floats[F_COST]);
+  const mode = String(Atomics.load(words, W_MODE));
   if (Atomics.load(words, W_REQUEST) !== request) continue; // overwritten by a newer one meanwhile
-  void decide(request, key, cost);
+  void decide(request, key, cost, mode);
 }

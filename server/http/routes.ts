@@ -34,6 +34,11 @@ export interface RouteRequest {
   ifNoneMatch: () => string | null;
   data: ApiData;
   clock: Clock;
+  /**
+   * What the answer costs the client's rate limit budget (README, "What an answer costs"):
+   * 1 unless the handler sets more (cost.ts), charged once the answer is made.
+   */
+  cost: number;
 }
 
 /** Answers through `request.data.responses`; throws an HttpError for a client's mistake. */

@@ -1,7 +1,7 @@
 // RATE_LIMIT_STORE: one bucket per client in Redis for every instance, decided by one
-// atomic script per request (rate-store-protocol.ts) on a thread of its own
-// (rate-store-thread.ts), with the per-instance limiter (rate-limiter.ts) standing in
-// whenever Redis cannot answer in time.
+// atomic script per take or charge (rate-store-protocol.ts: the GCRA of rate-policy.ts)
+// on a thread of its own (rate-store-thread.ts), with the instance's own limiter
+// (rate-limiter.ts) standing in whenever Redis cannot answer in time.
 //
 // A request never waits more than its deadline (RATE_LIMIT_STORE_TIMEOUT_MS, 5 ms) for Redis. While the connection is
 // down it does not wait at all; after TRIP_AFTER answers in a row miss the deadline
@@ -11,11 +11,11 @@
 // (`rate_store_unavailable`) and once when Redis decides again (`rate_store_restored`).
 
 import { logEvent } from "../core/log.ts";
+import { Gcra, type RateDecision, type RateLimit, type RateLimitConfig } from "./rate-limiter.ts";
 import {
-  HEADER_BYTES, keyPrefix, bucketKey, MAX_KEY_BYTES, SHARED_BYTES, STORE_UP, W_ALLOWED, W_ANSWER, W_COST, W_KEY_LENGTH, W_OK,
-  W_REMAINING, W_REQUEST, W_RESET, W_STATE, type StoreEvent,
+  bucketKey, F_COST, F_DELTA, HEADER_BYTES, keyPrefix, MAX_KEY_BYTES, SHARED_BYTES, STORE_UP, W_ALLOWED, W_ANSWER, W_KEY_LENGTH,
+  W_MODE, W_OK, W_REQUEST, W_STATE, type StoreEvent,
 } from "./rate-store-protocol.ts";
-import type { RateDecision, RateLimitConfig, RateLimiter } from "./rate-limiter.ts";
 
 const TRIP_AFTER = 3;
 const TRIP_FIRST_MS = 100;
@@ -38,12 +38,17 @@ export interface StoreReport {
   outages: number;
 }
 
-export class SharedRateLimiter {
+const TAKE = 0;
+const CHARGE = 1;
+
+export class SharedRateLimiter implements RateLimit {
   readonly burst: number;
   readonly windowSeconds: number;
-  private readonly local: RateLimiter;
+  private readonly local: RateLimit;
+  private readonly gcra: Gcra;
   private readonly prefix: string;
   private readonly words: Int32Array;
+  private readonly floats: Float64Array;
   private readonly keyBytes: Uint8Array;
   private readonly encoder = new TextEncoder();
   private readonly decision: RateDecision = { allowed: true, limited: true, remaining: 0, resetSeconds: 0 };
@@ -59,15 +64,17 @@ export class SharedRateLimiter {
   private outage: { since: number; reason: string; fallbacks: number } | null = null;
 
   /** `counters`: where fallbacks and outages are counted (the process's metrics). */
-  constructor(config: RateLimitConfig, url: string, local: RateLimiter, counters: StoreCounters, deadlineMs = 5) {
+  constructor(config: RateLimitConfig, url: string, local: RateLimit, counters: StoreCounters, deadlineMs = 5) {
     this.deadlineMs = deadlineMs;
     this.burst = config.burst;
     this.windowSeconds = config.windowSeconds;
+    this.gcra = new Gcra(config.burst, config.windowSeconds);
     this.local = local;
     this.counters = counters;
     this.prefix = keyPrefix(config.burst, config.windowSeconds);
     const memory = new SharedArrayBuffer(SHARED_BYTES);
     this.words = new Int32Array(memory, 0, HEADER_BYTES / 4);
+    this.floats = new Float64Array(memory, 0, HEADER_BYTES / 8);
     this.keyBytes = new Uint8Array(memory, HEADER_BYTES, MAX_KEY_BYTES);
     this.thread = new Worker(new URL("./rate-store-thread.ts", import.meta.url).href);
     this.thread.unref();
@@ -75,39 +82,44 @@ export class SharedRateLimiter {
     this.thread.postMessage({ url, memory, burst: config.burst, windowSeconds: config.windowSeconds });
   }
 
-  /** Takes `cost` tokens for `key`: from the client's bucket in Redis, or from this instance's when Redis cannot answer in time. */
-  take(key: string | null, cost = 1): RateDecision {
-    if (key === null) return this.localTake(key, cost);
-    const bucket = bucketKey(this.prefix, key);
-    if (bucket === null) return this.localTake(key, cost);
+  /** Admits a request of `key` if its bucket in Redis holds a token, charging it `cost`; this instance's bucket when Redis cannot answer in time. */
+  take(key: string | null, cost: number): RateDecision {
+    return this.apply(key, TAKE, cost);
+  }
+
+  /** Charges an admitted request `cost` more tokens (never refuses). */
+  charge(key: string | null, cost: number): RateDecision {
+    return this.apply(key, CHARGE, cost);
+  }
+
+  private apply(key: string | null, mode: number, cost: number): RateDecision {
+    if (key === null) return this.local.take(key, cost); // never limited: no question for Redis
     const w = this.words;
-    if (Atomics.load(w, W_STATE) !== STORE_UP) return this.fallback(key, cost, this.everUp ? "connection lost" : "not connected yet");
+    if (Atomics.load(w, W_STATE) !== STORE_UP) return this.fallback(key, mode, cost, this.everUp ? "connection lost" : "not connected yet");
     const now = performance.now();
-    if (now < this.trippedUntil) return this.fallback(key, cost, "slow");
+    if (now < this.trippedUntil) return this.fallback(key, mode, cost, "slow");
+    const bucket = bucketKey(this.prefix, key);
     const written = this.encoder.encodeInto(bucket, this.keyBytes);
-    if (written.read! < bucket.length) return this.localTake(key, cost); // longer than any address key: such a client is limited here
+    if (written.read! < bucket.length) return this.localApply(key, mode, cost); // longer than any address key: such a client is limited here
     Atomics.store(w, W_KEY_LENGTH, written.written!);
-    Atomics.store(w, W_COST, Math.round(cost * 1000));
-    const request = Atomics.add(w, W_REQUEST, 1) + 1;
+    Atomics.store(w, W_MODE, mode);
+    this.floats[F_COST] = cost;
+    const request = Atomics.add(w, W_REQUEST, 1) + 1; // publishes the writes above
     Atomics.notify(w, W_REQUEST);
     const deadline = now + this.deadlineMs;
     for (;;) {
       const answered = Atomics.load(w, W_ANSWER);
       if (answered === request) break;
       const left = deadline - performance.now();
-      if (left <= 0) return this.missed(key, cost);
+      if (left <= 0) return this.missed(key, mode, cost);
       Atomics.wait(w, W_ANSWER, answered, left);
     }
-    if (Atomics.load(w, W_OK) !== 1) return this.fallback(key, cost, "command failed");
+    if (Atomics.load(w, W_OK) !== 1) return this.fallback(key, mode, cost, "command failed");
     this.misses = 0;
     this.tripMs = TRIP_FIRST_MS;
     if (this.outage !== null) this.restored();
-    const d = this.decision;
-    d.allowed = Atomics.load(w, W_ALLOWED) === 1;
-    d.limited = true;
-    d.remaining = Atomics.load(w, W_REMAINING);
-    d.resetSeconds = Atomics.load(w, W_RESET);
-    return d;
+    // The script answers TAT - now; rate-policy.ts's arithmetic makes the headers of it, as for the local table.
+    return this.gcra.describe(this.decision, this.floats[F_DELTA]!, 0, Atomics.load(w, W_ALLOWED) === 1);
   }
 
   /** The store's state for /health. */
@@ -125,16 +137,16 @@ export class SharedRateLimiter {
     return performance.now() < this.trippedUntil ? "slow" : "up";
   }
 
-  private missed(key: string, cost: number): RateDecision {
+  private missed(key: string, mode: number, cost: number): RateDecision {
     if (++this.misses >= TRIP_AFTER) {
       this.misses = 0;
       this.trippedUntil = performance.now() + this.tripMs;
       this.tripMs = Math.min(TRIP_MAX_MS, this.tripMs * 2);
     }
-    return this.fallback(key, cost, `no answer within ${this.deadlineMs} ms`);
+    return this.fallback(key, mode, cost, `no answer within ${this.deadlineMs} ms`);
   }
 
-  private fallback(key: string, cost: number, reason: string): RateDecision {
+  private fallback(key: string, mode: number, cost: number, reason: string): RateDecision {
     this.counters.fallbacks++;
     if (this.outage === null) {
       this.outage = { since: Date.now(), reason, fallbacks: 0 };
@@ -142,11 +154,11 @@ export class SharedRateLimiter {
       logEvent("rate_store_unavailable", { reason, then: "this instance limits on its own until Redis answers again" });
     }
     this.outage.fallbacks++;
-    return this.localTake(key, cost);
+    return this.localApply(key, mode, cost);
   }
 
-  private localTake(key: string | null, _cost: number): RateDecision {
-    return this.local.take(key); // TODO(costs): the cost, once the local limiter takes one
+  private localApply(key: string, mode: number, cost: number): RateDecision {
+    return mode === TAKE ? this.local.take(key, cost) : this.local.charge(key, cost);
   }
 
   private restored(): void {

@@ -40,32 +40,38 @@ function shared(config: RateLimitConfig, url = redis.url): { limiter: SharedRate
 }
 
 describe("the script", () => {
-  test("decides as the local limiter does: the same allowed, remaining and reset for the same requests", async () => {
+  test("decides as the instance's limiter does: the same allowed, remaining and reset for the same takes and charges", async () => {
     const { limiter, counters } = shared(policy(5, 100));
     await connected(limiter);
     const local = new RateLimiter(policy(5, 100), undefined, () => 1000);
+    // Takes of cost 1 and 2, charges of the rest of a costly answer (debt included), refusals.
+    const steps: [string, number][] = [["take", 1], ["take", 2], ["charge", 1], ["take", 1], ["take", 1], ["charge", 3], ["take", 1], ["take", 1]];
     for (const client of ["203.0.113.5", "2001:db8:7:8::1", "unidentified via 10.0.0.7"]) {
-      for (let i = 0; i < 8; i++) expect({ i, ...limiter.take(client) }).toEqual({ i, ...local.take(client) });
+      for (const [i, [op, cost]] of steps.entries()) {
+        const call = (l: { take: typeof local.take; charge: typeof local.charge }) => ({ i, op, ...(op === "take" ? l.take(client, cost) : l.charge(client, cost)) });
+        expect(call(limiter)).toEqual(call(local));
+      }
     }
-    // The same /64 is one client; loopback is never limited and never asked about.
-    expect(limiter.take("2001:db8:7:8:ffff::2").allowed).toBe(false);
-    expect(limiter.take("127.0.0.1").limited).toBe(false);
+    // The same /64 is one client; a null key (a loopback socket peer) is never limited and never asked about.
+    expect(limiter.take("2001:db8:7:8:ffff::2", 1).allowed).toBe(false);
+    expect(limiter.take(null, 1).limited).toBe(false);
     expect(counters.fallbacks).toBe(0);
     expect(await redis.cli("DBSIZE")).toBe("3");
   });
 
-  test("a cost takes that many tokens at once; more than is left is refused and takes none", async () => {
+  test("weighted: admitted while a token is left and charged the whole cost (into debt); then refused until it is paid", async () => {
     const { limiter } = shared(policy(10, 60));
     await connected(limiter);
     expect({ ...limiter.take("198.51.100.20", 4) }).toMatchObject({ allowed: true, remaining: 6 });
-    expect({ ...limiter.take("198.51.100.20", 7) }).toMatchObject({ allowed: false, remaining: 6 });
-    expect({ ...limiter.take("198.51.100.20", 6) }).toMatchObject({ allowed: true, remaining: 0 });
+    expect({ ...limiter.take("198.51.100.20", 7) }).toMatchObject({ allowed: true, remaining: 0 });
+    expect({ ...limiter.take("198.51.100.20", 1) }).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 12 }); // 1 token of debt + 1: 2 x 6 s
+    expect({ ...limiter.charge("198.51.100.20", 1) }).toMatchObject({ allowed: true, remaining: 0 }); // a charge never refuses
   });
 
   test("a bucket's key expires when the bucket is full again, within one window: idle clients cost Redis nothing", async () => {
     const { limiter } = shared(policy(2, 1));
     await connected(limiter);
-    for (let c = 0; c < 50; c++) limiter.take(`198.18.0.${c}`);
+    for (let c = 0; c < 50; c++) limiter.take(`198.18.0.${c}`, 1);
     const keys = (await redis.cli("--scan", "--pattern", "zonetime:rate:2/1:*")).split("\n");
     expect(keys.length).toBe(50);
     const ttl = Number(await redis.cli("PTTL", keys[0]!));
@@ -73,7 +79,7 @@ describe("the script", () => {
     expect(ttl).toBeLessThanOrEqual(1000);
     await Bun.sleep(1100);
     expect(await redis.cli("--scan", "--pattern", "zonetime:rate:2/1:*")).toBe("");
-    expect(limiter.take("198.18.0.1").remaining).toBe(1); // a full bucket again
+    expect(limiter.take("198.18.0.1", 1).remaining).toBe(1); // a full bucket again
   });
 });
 
