@@ -8,7 +8,9 @@
 // (Redis alive but slow) the store is left alone for a backoff that doubles up to
 // TRIP_MAX_MS, then one request tries again. Each request decided locally meanwhile is
 // counted (zonetime_rate_store_fallbacks_total); an outage is logged once when it starts
-// (`rate_store_unavailable`) and once when Redis decides again (`rate_store_restored`).
+// (`rate_store_unavailable`) and once when Redis decides again (`rate_store_restored`),
+// and one that begins within QUIET_MS of the last one's end (Redis flapping, or too slow
+// now and then on a busy host) is counted but not logged again.
 
 import { logEvent } from "../core/log.ts";
 import { Gcra, type RateDecision, type RateLimit, type RateLimitConfig } from "./rate-limiter.ts";
@@ -20,6 +22,7 @@ import {
 const TRIP_AFTER = 3;
 const TRIP_FIRST_MS = 100;
 const TRIP_MAX_MS = 5000;
+const QUIET_MS = 10_000;
 
 export type StoreState = "connecting" | "up" | "down" | "slow";
 
@@ -61,7 +64,8 @@ export class SharedRateLimiter implements RateLimit {
   private tripMs = TRIP_FIRST_MS;
   private trippedUntil = 0;
   /** Set while requests are decided locally; logged once when it starts and once when it ends. */
-  private outage: { since: number; reason: string; fallbacks: number } | null = null;
+  private outage: { since: number; reason: string; fallbacks: number; logged: boolean } | null = null;
+  private lastRestored = -Infinity;
 
   /** `counters`: where fallbacks and outages are counted (the process's metrics). */
   constructor(config: RateLimitConfig, url: string, local: RateLimit, counters: StoreCounters, deadlineMs = 5) {
@@ -148,12 +152,8 @@ export class SharedRateLimiter implements RateLimit {
 
   private fallback(key: string, mode: number, cost: number, reason: string): RateDecision {
     this.counters.fallbacks++;
-    if (this.outage === null) {
-      this.outage = { since: Date.now(), reason, fallbacks: 0 };
-      this.counters.outages++;
-      logEvent("rate_store_unavailable", { reason, then: "this instance limits on its own until Redis answers again" });
-    }
-    this.outage.fallbacks++;
+    if (this.outage === null) this.beginOutage(reason);
+    this.outage!.fallbacks++;
     return this.localApply(key, mode, cost);
   }
 
@@ -161,10 +161,18 @@ export class SharedRateLimiter implements RateLimit {
     return mode === TAKE ? this.local.take(key, cost) : this.local.charge(key, cost);
   }
 
+  private beginOutage(reason: string): void {
+    const logged = Date.now() - this.lastRestored >= QUIET_MS;
+    this.outage = { since: Date.now(), reason, fallbacks: 0, logged };
+    this.counters.outages++;
+    if (logged) logEvent("rate_store_unavailable", { reason, then: "this instance limits on its own until Redis answers again" });
+  }
+
   private restored(): void {
     const o = this.outage!;
-    logEvent("rate_store_restored", { seconds: Math.round((Date.now() - o.since) / 100) / 10, decided_locally: o.fallbacks });
+    if (o.logged) logEvent("rate_store_restored", { seconds: Math.round((Date.now() - o.since) / 100) / 10, decided_locally: o.fallbacks });
     this.outage = null;
+    this.lastRestored = Date.now();
   }
 
   private onStoreEvent(event: StoreEvent): void {
@@ -175,11 +183,7 @@ export class SharedRateLimiter implements RateLimit {
     } else {
       this.connectionUp = false;
       // Logged here even with no request to notice it; the outage then counts its fallbacks.
-      if (this.outage === null && this.everUp) {
-        this.outage = { since: Date.now(), reason: event.error, fallbacks: 0 };
-        this.counters.outages++;
-        logEvent("rate_store_unavailable", { reason: event.error, then: "this instance limits on its own until Redis answers again" });
-      }
+      if (this.outage === null && this.everUp) this.beginOutage(event.error);
     }
   }
 }
