@@ -10,7 +10,8 @@ import { connect } from "node:net";
 import { RateLimiter, type RateLimitConfig } from "../../server/http/rate-limiter.ts";
 import { SharedRateLimiter } from "../../server/http/shared-rate-limiter.ts";
 import { ConfigError, readConfig } from "../../server/process/config.ts";
-import { startNginx } from "../support/nginx.ts";
+import { readFileSync } from "node:fs";
+import { NGINX_CONF, readmeDeployment, startNginx } from "../support/nginx.ts";
 import { startRedis, type RedisServer } from "../support/redis-server.ts";
 import { startServerProcess, waitForLog, type ServerProcess } from "../support/server-process.ts";
 
@@ -127,15 +128,24 @@ describe("two instances", () => {
     expect(without).toBe(20);
   }, 60_000);
 
-  test("through nginx (server/deploy/nginx.conf) round-robin: 10 of 40", async () => {
-    await redis.cli("FLUSHALL");
-    const [a, b] = await Promise.all([instance({ RATE_LIMIT_STORE: redis.url, ...PATIENT }), instance({ RATE_LIMIT_STORE: redis.url, ...PATIENT })]);
-    await Promise.all([a, b].map((s) => waitForLog(s.log, "rate_store_connected")));
-    const nginx = await startNginx([a.port, b.port]);
+  test("the README's deployment, as printed (its redis-server, its replicas' environment, nginx.conf): round-robin, 10 of 40", async () => {
+    const readme = readmeDeployment();
+    expect(readme.nginxBlock).toBe(readFileSync(NGINX_CONF, "utf8"));
+    expect(readme.replicas.length).toBe(2);
+    const own = await startRedis(readme.redisArgs.filter((_, i, all) => !["--port", "--bind"].includes(all[i]!) && !["--port", "--bind"].includes(all[i - 1]!)));
+    stops.push(() => own.stop());
+    expect(await own.cli("CONFIG", "GET", "maxmemory-policy")).toContain("volatile-ttl");
+    // Each replica as the README starts it, on a free port, with the exact limit this test counts.
+    const [a, b] = await Promise.all(readme.replicas.map((env) => {
+      expect(new URL(env.RATE_LIMIT_STORE!).port).toBe(readme.redisArgs[readme.redisArgs.indexOf("--port") + 1]);
+      return startServerProcess({ ...env, PORT: "0", RATE_LIMIT_STORE: own.url, RATE_LIMIT: "10/60s", ...PATIENT }).then((s) => (stops.push(() => s.stop()), s));
+    }));
+    await Promise.all([a!, b!].map((s) => waitForLog(s.log, "rate_store_connected")));
+    const nginx = await startNginx([a!.port, b!.port]);
     stops.push(nginx.stop);
     expect(await alternate([nginx.port], 40, "203.0.113.41")).toBe(10);
     // Round-robin really spread them: both instances answered.
-    for (const s of [a, b]) {
+    for (const s of [a!, b!]) {
       const metrics = await (await fetch(`${s.url}/metrics`)).text();
       expect(Number(/zonetime_requests_total\{route="timezone",status="200"\} (\d+)/.exec(metrics)?.[1] ?? 0)).toBeGreaterThan(0);
     }

@@ -34,3 +34,16 @@ export async function startNginx(upstreamPorts: number[]): Promise<{ port: numbe
   }
   return { port, child, stop: async () => { child.kill("SIGTERM"); await child.exited; } };
 }
+
+/** The README's "Beyond one machine" shell block: the redis-server arguments and each replica's environment, as printed. */
+export function readmeDeployment(): { nginxBlock: string; redisArgs: string[]; replicas: Record<string, string>[] } {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Beyond one machine"));
+  const nginxBlock = /```nginx\n([\s\S]*?)```/.exec(section)![1]!;
+  const sh = /```sh\n([\s\S]*?)```/.exec(section)![1]!.split("\n");
+  const redisLine = sh.find((l) => l.startsWith("redis-server "))!;
+  const redisArgs = redisLine.replace(/ &$/, "").split(" ").slice(1).map((a) => (a === '""' ? "" : a));
+  const replicas = sh.filter((l) => l.includes("bun run start")).map((l) =>
+    Object.fromEntries(l.split(" ").filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf("=")), w.slice(w.indexOf("=") + 1)])));
+  return { nginxBlock, redisArgs, replicas };
+}
