@@ -12,7 +12,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { buildImage, IMAGE } from "../../scripts/image/build-image.ts";
 import { ROUTE_TABLE } from "../../server/http/routes.ts";
-import { containerEngine, engineRun, manifestContainer, manifestRunFlags, runContainer, type Container } from "../support/container.ts";
+import { COMPOSE, composeRunFlags, composeServices, containerEngine, engineRun, manifestContainer, manifestRunFlags, runContainer, type Container } from "../support/container.ts";
+import { NGINX_CONF, startNginx } from "../support/nginx.ts";
+import { networkInterfaces } from "node:os";
+import { dirname, resolve } from "node:path";
 import { freePort } from "../support/free-port.ts";
 import { keepAliveLoad } from "../support/keepalive-load.ts";
 import { startRedis, type RedisServer } from "../support/redis-server.ts";
@@ -164,4 +167,48 @@ describe("the image", () => {
     expect(health.rate_limit_store.state).toBe("up");
     expect(Number(await redis.cli("DBSIZE"))).toBe(1);
   }, 120_000);
+
+  containerTest("compose.yaml's topology: its two zonetime services as containers, its redis-server command, nginx.conf in front: 10 of 40 allowed", async () => {
+    if (built instanceof Error) throw built;
+    const services = composeServices();
+    const replicas = Object.entries(services).filter(([, s]) => s.image === IMAGE);
+    expect(replicas.length).toBe(2);
+    // Its Redis command, on a free port, by this machine's redis-server (no registry here for the redis image).
+    const args = [...services.redis.command] as string[];
+    expect(args[0]).toBe("redis-server");
+    const own = await startRedis(args.slice(1).filter((_, i, all) => !["--port", "--bind"].includes(all[i]!) && !["--port", "--bind"].includes(all[i - 1]!)));
+    try {
+      const ports: number[] = [];
+      for (const [, service] of replicas) {
+        const port = await freePort();
+        ports.push(port);
+        expect(new URL(service.environment.RATE_LIMIT_STORE).port).toBe(args[args.indexOf("--port") + 1]!);
+        const c = runContainer(engine!, IMAGE, composeRunFlags(service, { PORT: String(port), RATE_LIMIT_STORE: own.url, RATE_LIMIT: "10/60s", RATE_LIMIT_STORE_TIMEOUT_MS: "100" }, engine!.name));
+        containers.push(c);
+        for (const deadline = Date.now() + 60_000; !(await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok, () => false)); await Bun.sleep(50)) {
+          if (Date.now() > deadline) throw new Error(`not ready:\n${c.logs()}`);
+        }
+        for (const deadline = Date.now() + 10_000; !c.logs().includes("rate_store_connected"); await Bun.sleep(50)) {
+          if (Date.now() > deadline) throw new Error(`no store:\n${c.logs()}`);
+        }
+      }
+      // nginx with the file compose.yaml mounts.
+      expect(resolve(dirname(COMPOSE), services.nginx.volumes[0].split(":")[0])).toBe(NGINX_CONF);
+      const nginx = await startNginx(ports);
+      try {
+        const external = Object.values(networkInterfaces()).flat().find((a) => a?.family === "IPv4" && !a.internal)?.address;
+        let allowed = 0;
+        for (let i = 0; i < 40; i++) {
+          const r = await fetch(`http://${external ?? "127.0.0.1"}:${nginx.port}/timezone/UTC`, { headers: external ? {} : { "x-forwarded-for": "203.0.113.50" } });
+          expect([200, 429]).toContain(r.status);
+          if (r.status === 200) allowed++;
+        }
+        expect(allowed).toBe(10);
+      } finally {
+        await nginx.stop();
+      }
+    } finally {
+      own.stop();
+    }
+  }, 180_000);
 });

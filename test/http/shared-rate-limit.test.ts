@@ -137,7 +137,7 @@ describe("two instances", () => {
     expect(await own.cli("CONFIG", "GET", "maxmemory-policy")).toContain("volatile-ttl");
     // Each replica as the README starts it, on a free port, with the exact limit this test counts.
     const [a, b] = await Promise.all(readme.replicas.map((env) => {
-      expect(new URL(env.RATE_LIMIT_STORE!).port).toBe(readme.redisArgs[readme.redisArgs.indexOf("--port") + 1]);
+      expect(new URL(env.RATE_LIMIT_STORE!).port).toBe(readme.redisArgs[readme.redisArgs.indexOf("--port") + 1]!);
       return startServerProcess({ ...env, PORT: "0", RATE_LIMIT_STORE: own.url, RATE_LIMIT: "10/60s", ...PATIENT }).then((s) => (stops.push(() => s.stop()), s));
     }));
     await Promise.all([a!, b!].map((s) => waitForLog(s.log, "rate_store_connected")));

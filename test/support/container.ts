@@ -31,6 +31,28 @@ export function manifestRunFlags(env: Record<string, string>, engineName: "podma
   return flags;
 }
 
+export const COMPOSE = join(ROOT, "server", "deploy", "compose.yaml");
+
+/** compose.yaml's services, merge keys resolved. */
+export function composeServices(): Record<string, any> {
+  return (Bun.YAML.parse(readFileSync(COMPOSE, "utf8")) as { services: Record<string, any> }).services;
+}
+
+/** `run` flags for a compose service (the keys compose.yaml uses); `env` overrides its environment. */
+export function composeRunFlags(service: any, env: Record<string, string>, engineName: "podman" | "docker" = "podman"): string[] {
+  const known = new Set(["image", "network_mode", "user", "read_only", "cap_drop", "security_opt", "environment", "stop_grace_period", "depends_on", "restart"]);
+  for (const key of Object.keys(service)) if (!known.has(key)) throw new Error(`compose.yaml: the test does not know how to run "${key}"`);
+  const flags = ["--no-healthcheck"];
+  if (service.network_mode) flags.push(`--network=${service.network_mode}`);
+  if (service.user) flags.push("--user", service.user);
+  if (service.read_only) flags.push("--read-only", ...(engineName === "podman" ? ["--read-only-tmpfs=false"] : []));
+  for (const cap of service.cap_drop ?? []) flags.push(`--cap-drop=${cap}`);
+  for (const opt of service.security_opt ?? []) flags.push(`--security-opt=${opt}`);
+  if (service.stop_grace_period) flags.push("--stop-timeout", String(Number.parseInt(service.stop_grace_period)));
+  for (const [name, value] of Object.entries({ ...service.environment, ...env })) flags.push("--env", `${name}=${value}`);
+  return flags;
+}
+
 export interface Container {
   name: string;
   engine: ContainerEngine;
