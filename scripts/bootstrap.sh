@@ -2,7 +2,9 @@
 # Sets up a fresh machine (Debian with Node and npm) for zonetime: Bun, the project's
 # pinned packages, and with --test the system tools the tests use as references or
 # drivers (zic and zdump from libc-bin, make and awk for IANA's Makefile, openssl, curl,
-# python3, wrk, slowhttptest, and Debian's Chromium for the browser tests).
+# python3, wrk, slowhttptest, Debian's Chromium for the browser tests, and for the
+# deployment tests podman with runc, debootstrap (the stand-in base image), redis-server
+# and nginx).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +27,12 @@ if $want_test_tools; then
   need wrk wrk
   need slowhttptest slowhttptest
   [ -x /usr/bin/chromium ] || missing+=(chromium)
+  need podman podman
+  need runc runc
+  need debootstrap debootstrap
+  need redis-server redis-server
+  need redis-cli redis-tools
+  need nginx nginx
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bootstrap: installing ${missing[*]} from Debian" >&2
