@@ -5,7 +5,11 @@
 // limit holds again once Redis is back; the keys expire when their buckets are full again.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { networkInterfaces } from "node:os";
+import { mkdtempSync } from "node:fs";
+import { networkInterfaces, tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../support/free-port.ts";
+import { requireTool } from "../support/require-tool.ts";
 import { connect } from "node:net";
 import { RateLimiter, type RateLimitConfig } from "../../server/http/rate-limiter.ts";
 import { SharedRateLimiter } from "../../server/http/shared-rate-limiter.ts";
@@ -67,6 +71,14 @@ describe("the script", () => {
     expect({ ...limiter.take("198.51.100.20", 7) }).toMatchObject({ allowed: true, remaining: 0 });
     expect({ ...limiter.take("198.51.100.20", 1) }).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 12 }); // 1 token of debt + 1: 2 x 6 s
     expect({ ...limiter.charge("198.51.100.20", 1) }).toMatchObject({ allowed: true, remaining: 0 }); // a charge never refuses
+  });
+
+  test("/db in the URL selects that database", async () => {
+    const { limiter } = shared(policy(3, 60), `${redis.url}/3`);
+    await connected(limiter);
+    limiter.take("198.51.100.33", 1);
+    expect(await redis.cli("-n", "3", "--scan", "--pattern", "zonetime:rate:3/60:*")).not.toBe("");
+    expect(await redis.cli("-n", "0", "--scan", "--pattern", "zonetime:rate:3/60:*")).toBe("");
   });
 
   test("a bucket's key expires when the bucket is full again, within one window: idle clients cost Redis nothing", async () => {
@@ -212,6 +224,36 @@ describe("two instances", () => {
     });
     expect((got.match(/HTTP\/1\.1 200/g) ?? []).length).toBe(3);
   }, 30_000);
+});
+
+describe("rediss://", () => {
+  test("TLS to Redis: verified against the CA the process trusts (NODE_EXTRA_CA_CERTS); an unknown certificate is never used", async () => {
+    const openssl = requireTool("openssl");
+    const dir = mkdtempSync(join(tmpdir(), "zonetime-redis-tls-"));
+    const sh = (cmd: string) => {
+      const r = Bun.spawnSync(["sh", "-c", cmd], { cwd: dir, stderr: "pipe" });
+      if (r.exitCode !== 0) throw new Error(`${cmd}: ${r.stderr}`);
+    };
+    sh(`${openssl} req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=zonetime-test-ca`);
+    sh(`${openssl} req -newkey rsa:2048 -nodes -keyout redis.key -out redis.csr -subj /CN=localhost`);
+    sh(`printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' > ext && ${openssl} x509 -req -in redis.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out redis.pem -days 2 -extfile ext`);
+    const tlsPort = await freePort();
+    const tls = await startRedis(["--tls-port", String(tlsPort), "--tls-cert-file", join(dir, "redis.pem"), "--tls-key-file", join(dir, "redis.key"), "--tls-auth-clients", "no"]);
+    stops.push(() => tls.stop());
+    const url = `rediss://127.0.0.1:${tlsPort}`;
+    const trusting = await instance({ RATE_LIMIT_STORE: url, NODE_EXTRA_CA_CERTS: join(dir, "ca.pem"), ...PATIENT });
+    await waitForLog(trusting.log, "rate_store_connected");
+    const statuses: number[] = [];
+    for (let i = 0; i < 15; i++) statuses.push((await fetch(`${trusting.url}/timezone/UTC`, { headers: { "x-forwarded-for": "203.0.113.60" } })).status);
+    expect(statuses.filter((x) => x === 200).length).toBe(10);
+    expect(await tls.cli("--scan", "--pattern", "zonetime:rate:*")).not.toBe(""); // the buckets are in the TLS Redis
+    // Without that CA the certificate is refused: the store never comes up, requests are answered all the same.
+    const untrusting = await instance({ RATE_LIMIT_STORE: url });
+    const r = await fetch(`${untrusting.url}/timezone/UTC`, { headers: { "x-forwarded-for": "203.0.113.61" } });
+    expect(r.status).toBe(200);
+    const health = await (await fetch(`${untrusting.url}/health`)).json() as { rate_limit_store: { state: string } };
+    expect(health.rate_limit_store.state).toBe("connecting");
+  }, 60_000);
 });
 
 describe("configuration", () => {
