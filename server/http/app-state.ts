@@ -20,6 +20,8 @@ export interface HttpConfig {
   /** A Redis URL: one bucket per client for every instance (RATE_LIMIT_STORE); null: this instance's own. */
   rateLimitStore: string | null;
   rateLimitStoreTimeoutMs: number;
+  /** ANSWER_CACHE_BYTES: the answer cache's budget per worker (answer-cache.ts); 0 keeps nothing. */
+  answerCacheBytes?: number;
   accessLog: boolean;
   /** Worker processes configured (reported in /metrics). */
   workers: number;
@@ -46,8 +48,8 @@ export interface AppState {
   site: StaticSite | null;
   /** The serving clock compared with the system clock: a divergence fails readiness. */
   clockCheck: ClockCheck;
-  /** In a supervisor's worker: the whole instance's counts, collected at scrape time (ops/metrics-exchange.ts). */
-  instanceMetrics: (() => Promise<MetricsSnapshot>) | null;
+  /** In a supervisor's worker: the whole instance's counts, read from the shared metrics board (ops/metrics-exchange.ts); throws MetricsUnavailable. */
+  instanceMetrics: (() => MetricsSnapshot) | null;
 }
 
 /** `rateMemory`: the rate table's memory, shared by an instance's workers (private when alone). */
@@ -56,7 +58,7 @@ export function createAppState(tables: Tables, clock: Clock, config: HttpConfig,
   const local = config.rateLimit ? new RateLimiter(config.rateLimit, rateMemory) : null;
   const shared = local && config.rateLimitStore ? new SharedRateLimiter(config.rateLimit!, config.rateLimitStore, local, metrics.rateStore, config.rateLimitStoreTimeoutMs) : null;
   return {
-    data: apiData(tables, config.tls !== null),
+    data: apiData(tables, config.tls !== null, config.answerCacheBytes),
     clock,
     config,
     limiter: shared ?? local,

@@ -8,21 +8,21 @@ import { logError, logEvent } from "../core/log.ts";
 import { acceptsHtml } from "./accepts-html.ts";
 import type { AppState } from "./app-state.ts";
 import { isLoopbackPeer, peerAddress, resolveClient } from "./client-address.ts";
-import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
+import { DUPLICATE_HOST, HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
 import type { RateDecision } from "./rate-limiter.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
 import type { RawPath } from "./raw-path-guard.ts";
 import { matchRoute, REFUSED_PATH, type RouteMatch, type RouteRequest } from "./routes.ts";
-import { metrics, metricsResponse } from "./service-routes.ts";
 import { PAGE_SECURITY_HEADERS } from "./static-site.ts";
 
 export { createAppState, type AppState } from "./app-state.ts";
 
 /**
- * Synchronous, except a worker's /metrics, which waits for the other workers' counts.
+ * Synchronous, every answer (/metrics included: an async answer breaks a pipelined
+ * request behind it in Bun 1.4, issue 17 F10).
  * `raw`: what Bun's router saw of the path as sent (raw-path-guard.ts); absent when called directly.
  */
-export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: RawPath) => Response | Promise<Response>;
+export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: RawPath) => Response;
 
 export function createFetchHandler(state: AppState): FetchHandler {
   const trust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
@@ -35,17 +35,13 @@ export function createFetchHandler(state: AppState): FetchHandler {
     let client = peer;
     let limitKey = peer === null || isLoopbackPeer(peer) ? null : peer;
     if (trust.trusted.length > 0) ({ address: client, limitKey } = resolveClient(peer, req.headers, trust));
-    const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
-    if (match.route?.handle === metrics && state.instanceMetrics !== null && (req.method === "GET" || req.method === "HEAD")) {
-      const head = req.method === "HEAD";
-      return state.instanceMetrics().then(
-        (total) => metricsResponse(state, head, total),
-        (error) => {
-          logError("metrics_unavailable", error);
-          return state.data.responses.error(new HttpError("metrics_unavailable", 503, "metrics unavailable: the supervisor did not answer"), "json", head);
-        },
-      ).then((response) => finish(state, req.method, target.path, match, client, started, null, response));
+    // Two Host headers (which Bun joins with ", ") make the request invalid (RFC 9112 section 3.2): 400, and the connection ends.
+    const host = req.headers.get("host");
+    if (host !== null && host.indexOf(",") >= 0) {
+      const refused = state.data.responses.error(DUPLICATE_HOST(), "json", req.method === "HEAD", { Connection: "close" });
+      return finish(state, req.method, target.path, REFUSED_PATH, client, started, null, refused);
     }
+    const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
     let response: Response;
     let decision: RateDecision | null = null;
     try {

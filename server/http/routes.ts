@@ -206,9 +206,10 @@ export const REFUSED_PATH: RouteMatch = Object.freeze({ route: null, params: NO_
 export function matchRoute(rawPath: string): RouteMatch {
   let path = rawPath;
   let profile: Profile = "spec";
-  if (path.startsWith(API_PREFIX) && (path.length === 4 || path.charCodeAt(4) === SLASH)) {
+  if (path.startsWith(API_PREFIX) && (path.length === 4 || path.charCodeAt(4) === SLASH || (path.length === 8 && endsWithTxt(path)))) {
     profile = "wta";
-    path = path.length === 4 ? "/" : path.slice(4);
+    // `/api.txt` is the index as text, as `/api/.txt` is (and `/timezone.txt` is `/timezone`'s).
+    path = path.length === 4 ? "/" : path.length === 8 && path.charCodeAt(4) !== SLASH ? `/${path.slice(4)}` : path.slice(4);
   }
   let format: Format = "json";
   if (endsWithTxt(path)) {
