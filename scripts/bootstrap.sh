@@ -2,9 +2,9 @@
 # Sets up a fresh machine (Debian with Node and npm) for zonetime: Bun, the project's
 # pinned packages, and with --test the system tools the tests use as references or
 # drivers (zic and zdump from libc-bin, make and awk for IANA's Makefile, openssl, curl,
-# python3, wrk, slowhttptest, Debian's Chromium for the browser tests, and for the
-# deployment tests podman with runc, debootstrap (the stand-in base image), redis-server
-# and nginx).
+# python3, wrk, slowhttptest, faketime for the clock-offset clients, Debian's Chromium for
+# the browser tests, and for the deployment tests podman with runc, debootstrap (the
+# stand-in base image), redis-server and nginx).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +26,7 @@ if $want_test_tools; then
   need python3 python3
   need wrk wrk
   need slowhttptest slowhttptest
+  need faketime faketime
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   need podman podman
   need runc runc

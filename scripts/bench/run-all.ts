@@ -1,4 +1,4 @@
-// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, memory per worker, HTTP, costly answers (304 vs 200, one client's CPU share). Builds
+// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, memory per worker, HTTP, costly answers (304 vs 200, one client's CPU share), the world clock. Builds
 // generated/ first when it is missing. Timings are reported as ratios to baselines
 // measured in the same run, never asserted.
 
@@ -8,6 +8,7 @@ import { build } from "../build.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "../paths.ts";
 import { benchCostlyAnswers } from "./costly-answers.ts";
 import { benchHttp } from "./http.ts";
+import { benchWorldClock } from "./world-clock.ts";
 import { benchGeo } from "./geo-lookup.ts";
 import { benchIp } from "./ip-lookup.ts";
 import { benchWorkerMemory } from "./worker-memory.ts";
@@ -33,3 +34,5 @@ console.log();
 await benchHttp(dataDir);
 console.log();
 await benchCostlyAnswers(dataDir);
+console.log();
+await benchWorldClock(dataDir);

@@ -133,7 +133,7 @@ function sitePage(path: string, head: boolean, accept: () => string | null, stat
     return responses.json(200, {
       service: "zonetime",
       tzdb: state.data.zones.tzdbVersion,
-      endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/api/... (WorldTimeAPI profile)", "/health", "/metrics", "/openapi.json"],
+      endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/clock?zones=", "/sync?t0=", "/api/... (WorldTimeAPI profile)", "/health", "/metrics", "/openapi.json"],
     }, "public, max-age=300", head);
   }
   const file = site.lookup(path);

@@ -26,6 +26,7 @@ export class Responses {
   private readonly live: Record<Format, Headers>;
   private readonly errors: Record<Format, Record<string, string>>;
   private readonly cacheableHeaders = new Map<string, Record<string, string>>();
+  private readonly syncHeaders: Headers;
 
   /** `extraHeaders` go on every response (HSTS when serving TLS). */
   constructor(tzdbVersion: string, extraHeaders: Record<string, string> = {}) {
@@ -42,6 +43,11 @@ export class Responses {
       text: make(TEXT_TYPE, { "Cache-Control": "no-store" }),
     };
     this.live = { json: new Headers(this.errors.json), text: new Headers(this.errors.text) };
+    this.syncHeaders = new Headers({
+      ...this.errors.json,
+      "Access-Control-Expose-Headers": `${this.base["Access-Control-Expose-Headers"]}, Server-Timing`,
+      "Timing-Allow-Origin": "*",
+    });
   }
 
   /** A time object: never cached, it is stale a microsecond later. */
@@ -60,6 +66,17 @@ export class Responses {
   /** The headers of a time object (the benchmark's floor baseline sends the same). */
   timeObjectHeaders(format: Format): Headers {
     return this.live[format];
+  }
+
+  /**
+   * /sync: the clock's timestamps. Never stored; `Timing-Allow-Origin` and `Server-Timing`
+   * (the same t1 and t2 as the body, as `dur` values) let a page read them from Resource
+   * Timing too, cross-origin included.
+   */
+  sync(body: string, serverTiming: string, head: boolean): Response {
+    const headers = new Headers(this.syncHeaders);
+    headers.set("Server-Timing", serverTiming);
+    return answer(body, { headers }, head);
   }
 
   /** The headers of a cacheable answer but its ETag, made once per format and max-age. */

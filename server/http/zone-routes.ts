@@ -96,7 +96,7 @@ export function convert(request: RouteRequest): Response {
 const API_PATHS = [
   "/api/timezone", "/api/timezone/{area}", "/api/timezone/{area}/{location}", "/api/{area}/{location}",
   "/api/timezone/{area}/{location}/transitions", "/api/timezone/{area}/{location}/info", "/api/convert",
-  "/api/ip", "/api/ip/{address}",
+  "/api/ip", "/api/ip/{address}", "/api/clock?zones={names}",
 ];
 
 /** `/api`: what worldtimeapi.org served there (its schema) has become an index of the profile. */
