@@ -9,8 +9,9 @@
 // TRIP_MAX_MS, then one request tries again. Each request decided locally meanwhile is
 // counted (zonetime_rate_store_fallbacks_total); an outage is logged once when it starts
 // (`rate_store_unavailable`) and once when Redis decides again (`rate_store_restored`),
-// and one that begins within QUIET_MS of the last one's end (Redis flapping, or too slow
-// now and then on a busy host) is counted but not logged again.
+// A late answer or two alone are counted as fallbacks, not as an outage; an outage for
+// slowness that begins within QUIET_MS of the last one's end (too slow now and then on a
+// busy host) is counted but not logged again. A lost connection is always logged.
 
 import { logEvent } from "../core/log.ts";
 import { Gcra, type RateDecision, type RateLimit, type RateLimitConfig } from "./rate-limiter.ts";
@@ -101,7 +102,7 @@ export class SharedRateLimiter implements RateLimit {
     const w = this.words;
     if (Atomics.load(w, W_STATE) !== STORE_UP) return this.fallback(key, mode, cost, this.everUp ? "connection lost" : "not connected yet");
     const now = performance.now();
-    if (now < this.trippedUntil) return this.fallback(key, mode, cost, "slow");
+    if (now < this.trippedUntil) return this.fallback(key, mode, cost, "slow", true);
     const bucket = bucketKey(this.prefix, key);
     const written = this.encoder.encodeInto(bucket, this.keyBytes);
     if (written.read! < bucket.length) return this.localApply(key, mode, cost); // longer than any address key: such a client is limited here
@@ -142,17 +143,22 @@ export class SharedRateLimiter implements RateLimit {
   }
 
   private missed(key: string, mode: number, cost: number): RateDecision {
-    if (++this.misses >= TRIP_AFTER) {
-      this.misses = 0;
-      this.trippedUntil = performance.now() + this.tripMs;
-      this.tripMs = Math.min(TRIP_MAX_MS, this.tripMs * 2);
+    const reason = `${TRIP_AFTER} answers in a row later than ${this.deadlineMs} ms`;
+    if (++this.misses < TRIP_AFTER) {
+      this.counters.fallbacks++; // one late answer: decided here, not yet an outage
+      if (this.outage !== null) this.outage.fallbacks++;
+      return this.localApply(key, mode, cost);
     }
-    return this.fallback(key, mode, cost, `no answer within ${this.deadlineMs} ms`);
+    this.misses = 0;
+    this.trippedUntil = performance.now() + this.tripMs;
+    this.tripMs = Math.min(TRIP_MAX_MS, this.tripMs * 2);
+    return this.fallback(key, mode, cost, reason, true);
   }
 
-  private fallback(key: string, mode: number, cost: number, reason: string): RateDecision {
+  /** `slow`: Redis answers, too late; else it cannot answer at all. */
+  private fallback(key: string, mode: number, cost: number, reason: string, slow = false): RateDecision {
     this.counters.fallbacks++;
-    if (this.outage === null) this.beginOutage(reason);
+    if (this.outage === null) this.beginOutage(reason, slow);
     this.outage!.fallbacks++;
     return this.localApply(key, mode, cost);
   }
@@ -161,11 +167,11 @@ export class SharedRateLimiter implements RateLimit {
     return mode === TAKE ? this.local.take(key, cost) : this.local.charge(key, cost);
   }
 
-  private beginOutage(reason: string): void {
-    const logged = Date.now() - this.lastRestored >= QUIET_MS;
+  private beginOutage(reason: string, slow: boolean): void {
+    const logged = !slow || Date.now() - this.lastRestored >= QUIET_MS;
     this.outage = { since: Date.now(), reason, fallbacks: 0, logged };
     this.counters.outages++;
-    if (logged) logEvent("rate_store_unavailable", { reason, then: "this instance limits on its own until Redis answers again" });
+    if (logged) logUnavailable(reason);
   }
 
   private restored(): void {
@@ -183,7 +189,16 @@ export class SharedRateLimiter implements RateLimit {
     } else {
       this.connectionUp = false;
       // Logged here even with no request to notice it; the outage then counts its fallbacks.
-      if (this.outage === null && this.everUp) this.beginOutage(event.error);
+      if (this.outage === null && this.everUp) this.beginOutage(event.error, false);
+      else if (this.outage !== null && !this.outage.logged) {
+        // A quiet outage for slowness that became a lost connection: that one is told.
+        this.outage.logged = true;
+        logUnavailable(event.error);
+      }
     }
   }
+}
+
+function logUnavailable(reason: string): void {
+  logEvent("rate_store_unavailable", { reason, then: "this instance limits on its own until Redis answers again" });
 }
