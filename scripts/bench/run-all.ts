@@ -1,4 +1,4 @@
-// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, memory per worker, HTTP, costly answers (304 vs 200, one client's CPU share), the world clock. Builds
+// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, memory per worker, HTTP, the world clock, costly answers (304 vs 200, one client's CPU share). Builds
 // generated/ first when it is missing. Timings are reported as ratios to baselines
 // measured in the same run, never asserted.
 
@@ -33,6 +33,6 @@ await benchWorkerMemory(resolve(dataDir));
 console.log();
 await benchHttp(dataDir);
 console.log();
-await benchCostlyAnswers(dataDir);
-console.log();
 await benchWorldClock(dataDir);
+console.log();
+await benchCostlyAnswers(dataDir);
