@@ -13,7 +13,7 @@ import { mapTable } from "../../server/formats/map-table.ts";
 const mappingsOf = (path: string) =>
   readFileSync("/proc/self/maps", "utf8").split("\n").filter((l) => l.includes(`/memfd:zonetime:${basename(path)} `) || l.endsWith(` ${path}`));
 
-function tableFile(bytes: number): { path: string; content: Uint8Array } {
+function tableFile(bytes: number): { path: string; content: Uint8Array<ArrayBuffer> } {
   const path = join(mkdtempSync(join(tmpdir(), "zonetime-map-")), `table-${crypto.randomUUID()}.bin`);
   const content = new Uint8Array(bytes);
   for (let i = 0; i < bytes; i++) content[i] = (i * 7919) & 0xff;
