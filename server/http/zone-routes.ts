@@ -34,15 +34,24 @@ function instantParam(request: RouteRequest, name: string): Instant | undefined 
   }
 }
 
+/**
+ * The first whole second at or after `instant`. Clock changes fall on whole seconds, so the
+ * changes in [from, to) are those at whole seconds in [ceil(from), ceil(to)): a fraction of
+ * `from` excludes the change at its second, one of `to` includes it.
+ */
+const ceilSeconds = (instant: Instant) => (instant.micros > 0 ? instant.seconds + 1 : instant.seconds);
+const isAfter = (a: Instant, b: Instant) => a.seconds > b.seconds || (a.seconds === b.seconds && a.micros > b.micros);
+
 /** `/timezone/{name*}/transitions` */
 export function transitions(request: RouteRequest): Response {
   const { zones, responses } = request.data;
   const name = resolveNameParam(zones, request.params[0]!);
   const from = instantParam(request, "from");
   const to = instantParam(request, "to");
-  const start = from?.seconds ?? request.clock().seconds;
-  const end = to?.seconds ?? Math.min(start + DEFAULT_WINDOW, MAX_SECONDS);
-  if (end <= start) throw badRequest("bad_window", "invalid to: must be after from");
+  const first: Instant = from ?? { seconds: request.clock().seconds, micros: 0 };
+  const start = ceilSeconds(first);
+  const end = to !== undefined ? ceilSeconds(to) : Math.min(start + DEFAULT_WINDOW, MAX_SECONDS);
+  if (to !== undefined ? !isAfter(to, first) : end <= start) throw badRequest("bad_window", "invalid to: must be after from");
   const answer = transitionsAnswer(zones, name, start, end, request.profile);
   const body = request.format === "json" ? JSON.stringify(answer) : transitionsText(answer);
   return responses.cacheable(body, request.format, request.head, request.ifNoneMatch(), from === undefined ? NOW_MAX_AGE : DAY);
