@@ -36,6 +36,21 @@ const STABLE_MS = 10_000;
 /** How long a replaced set's descriptors stay open, for a worker still opening them. */
 const RETIRE_SET_MS = 10_000;
 
+type Held = Pick<TableSet, "manifest" | "descriptors" | "close">;
+
+/** A set read into sealed memory and checked as a worker will check it; only its descriptors are kept (the mappings go with the GC). */
+async function readChecked(dataDir: string): Promise<Held> {
+  const set = await readTableSet(dataDir, { keepDescriptors: true });
+  try {
+    decodeTables(set);
+  } catch (error) {
+    set.close();
+    throw error;
+  }
+  const { manifest, descriptors, close } = set;
+  return { manifest, descriptors, close };
+}
+
 /** The descriptor of new shared memory for the workers' rate table, or null where it cannot be made (no mmap through bun:ffi). */
 function sharedRateTable(): number | null {
   try {
@@ -50,17 +65,12 @@ export async function supervise(config: Config): Promise<void> {
   const workers = new Map<number, Subprocess>();
   const restarts = new Map<number, { count: number; startedAt: number }>();
   let stopping = false;
-  let current: TableSet | null = null;
+  // The set being served, as its sealed descriptors: the supervisor keeps no mapping of its own once it has checked it.
+  let current: Held | null = null;
   // One reload at a time, coalesced (reload-queue.ts): read and check a new set, then hand it over.
   const reloads = new ReloadQueue(async () => {
     try {
-      const next = await readTableSet(config.dataDir, { keepDescriptors: true });
-      try {
-        decodeTables(next); // the checks a worker will make, made once here first
-      } catch (error) {
-        next.close();
-        throw error;
-      }
+      const next = await readChecked(config.dataDir);
       const previous = current;
       current = next;
       const message: HandoverMessage = { type: "tables", set: next.descriptors, supervisor: process.pid };
@@ -104,9 +114,7 @@ export async function supervise(config: Config): Promise<void> {
   process.on("SIGINT", () => void stop("SIGINT"));
 
   // Fail fast, with the loader's own message, instead of crash-looping workers.
-  const first = await readTableSet(config.dataDir, { keepDescriptors: true });
-  decodeTables(first);
-  current = first;
+  current = await readChecked(config.dataDir);
   if (stopping) return;
   const ports = config.sharePort ? { port: config.port, redirectPort: config.httpRedirectPort } : claimPorts(config);
   const rateTable = config.rateLimit ? sharedRateTable() : null;
@@ -152,6 +160,7 @@ export async function supervise(config: Config): Promise<void> {
   };
 
   for (let slot = 0; slot < config.workers; slot++) spawn(slot);
+  Bun.gc(true); // once: the supervisor's own mappings of the set it checked are given back (the workers map it)
   if (reloadWhenStarted) void reloads.request();
   if (config.rateLimit && rateTable === null) logEvent("rate_limit_per_worker", { workers: config.workers, why: "no shared memory here: each worker limits on its own" });
   logEvent("supervising", { workers: config.workers, pid: process.pid });
