@@ -21,6 +21,7 @@ import { inheritance, TABLES_VARIABLE, type HandoverMessage } from "./table-hand
 import { readTableSet, type TableSet } from "./table-set.ts";
 import { RATE_TABLE_BYTES } from "../http/rate-limiter.ts";
 import { logError, logEvent } from "../core/log.ts";
+import { METRICS_BOARD_BYTES, MetricsBoard } from "../ops/metrics-board.ts";
 import { MetricsCollector, type ExchangeMessage } from "../ops/metrics-exchange.ts";
 import { createSharedMemory } from "./shared-memory.ts";
 import { claimPorts } from "./service.ts";
@@ -28,7 +29,7 @@ import { claimPorts } from "./service.ts";
 /** Workers run the one entry point; this variable, set only by the supervisor, makes it a worker. */
 const ENTRY = join(import.meta.dir, "main.ts");
 export const WORKER_ID_VARIABLE = "ZONETIME_WORKER_ID";
-/** "1": the worker finds the instance's shared rate table on fd 3. */
+/** "1": the worker finds the instance's shared memory (rate table, metrics board) on fd 3. */
 export const SHARED_RATE_TABLE_VARIABLE = "ZONETIME_SHARED_RATE_TABLE";
 const MAX_BACKOFF_MS = 1500;
 /** A worker that lived this long resets its backoff: it was not crash-looping. */
@@ -51,10 +52,14 @@ async function readChecked(dataDir: string): Promise<Held> {
   return { manifest, descriptors, close };
 }
 
-/** The descriptor of new shared memory for the workers' rate table, or null where it cannot be made (no mmap through bun:ffi). */
-function sharedRateTable(): number | null {
+/** The memory an instance's processes share: the rate table, then the metrics board. */
+export const METRICS_BOARD_OFFSET = RATE_TABLE_BYTES;
+export const SHARED_MEMORY_BYTES = RATE_TABLE_BYTES + METRICS_BOARD_BYTES;
+
+/** New shared memory for the workers, or null where it cannot be made (no mmap through bun:ffi). */
+function sharedMemory(): { fd: number; buffer: ArrayBuffer } | null {
   try {
-    return createSharedMemory(RATE_TABLE_BYTES).fd;
+    return createSharedMemory(SHARED_MEMORY_BYTES);
   } catch (error) {
     logError("shared_memory_failed", error);
     return null;
@@ -117,12 +122,12 @@ export async function supervise(config: Config): Promise<void> {
   current = await readChecked(config.dataDir);
   if (stopping) return;
   const ports = config.sharePort ? { port: config.port, redirectPort: config.httpRedirectPort } : claimPorts(config);
-  const rateTable = config.rateLimit ? sharedRateTable() : null;
-  const metrics = new MetricsCollector(() => workers.values() as Iterable<Subprocess & { send(m: ExchangeMessage): void }>);
+  const shared = sharedMemory();
+  const rateTable = shared?.fd ?? null;
+  const metrics = new MetricsCollector(shared === null ? null : new MetricsBoard(shared.buffer, METRICS_BOARD_OFFSET));
 
   const spawn = (slot: number) => {
     const startedAt = Date.now();
-    // fd 3: the shared rate table (process/shared-memory.ts, INHERITED_FD); from fd 4: the current sealed set.
     const tables = current?.descriptors ? inheritance(current.descriptors) : null;
     // The same Bun binary as this process, whatever PATH holds (or lacks).
     const child = Bun.spawn([process.execPath, ENTRY], {
@@ -135,6 +140,7 @@ export async function supervise(config: Config): Promise<void> {
         [SHARED_RATE_TABLE_VARIABLE]: rateTable === null ? "0" : "1",
         [TABLES_VARIABLE]: tables?.variable ?? "",
       },
+      // fd 3: the shared memory (process/shared-memory.ts, INHERITED_FD); from fd 4: the current sealed set (table-handover.ts).
       stdio: ["ignore", "inherit", "inherit", rateTable ?? "ignore", ...(tables?.stdio ?? [])],
       ipc(message: ExchangeMessage | HandoverMessage, child) {
         if (message?.type === "reload") hangup(`worker ${slot}`);
