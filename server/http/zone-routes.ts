@@ -37,17 +37,26 @@ export function instantParam(request: RouteRequest, name: string): Instant | und
   }
 }
 
+/**
+ * The first whole second at or after `instant`. Clock changes fall on whole seconds, so the
+ * changes in [from, to) are those at whole seconds in [ceil(from), ceil(to)): a fraction of
+ * `from` excludes the change at its second, one of `to` includes it.
+ */
+const ceilSeconds = (instant: Instant) => (instant.micros > 0 ? instant.seconds + 1 : instant.seconds);
+const isAfter = (a: Instant, b: Instant) => a.seconds > b.seconds || (a.seconds === b.seconds && a.micros > b.micros);
+
 /** `/timezone/{name*}/transitions` */
 export function transitions(request: RouteRequest): Response {
   const { zones, responses } = request.data;
   const name = resolveNameParam(zones, request.params[0]!);
   const from = instantParam(request, "from");
   const to = instantParam(request, "to");
-  const start = from?.seconds ?? request.clock().seconds;
-  const end = to?.seconds ?? Math.min(start + DEFAULT_WINDOW, MAX_SECONDS);
-  if (end <= start) throw badRequest("bad_window", "invalid to: must be after from");
-  // The answer is a function of these alone (the instants' microseconds included, as given).
-  const key = `transitions|${request.profile}|${request.format}|${name.name}|${start}|${from?.micros ?? 0}|${end}|${to?.micros ?? 0}`;
+  const first: Instant = from ?? { seconds: request.clock().seconds, micros: 0 };
+  const start = ceilSeconds(first);
+  const end = to !== undefined ? ceilSeconds(to) : Math.min(start + DEFAULT_WINDOW, MAX_SECONDS);
+  if (to !== undefined ? !isAfter(to, first) : end <= start) throw badRequest("bad_window", "invalid to: must be after from");
+  // The answer is a function of these alone (the whole-second window the microseconds select).
+  const key = `transitions|${request.profile}|${request.format}|${name.name}|${start}|${end}`;
   return cacheableAnswer(request, key, from === undefined ? NOW_MAX_AGE : DAY, () => {
     const answer = transitionsAnswer(zones, name, start, end, request.profile);
     return request.format === "json" ? JSON.stringify(answer) : transitionsText(answer);
