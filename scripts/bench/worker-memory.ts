@@ -3,7 +3,7 @@
 // a free port, sends a few thousand requests over every table (coordinates all over the
 // globe, addresses, zones), then reads each worker's /proc/<pid>/smaps: RSS, and PSS (the
 // proportional share: a page two workers map counts half in each). geo.bin and the IP
-// tables are mapped read-only, so their pages are the page cache's, shared.
+// tables are sealed memory files mapped read-only by every worker, so their pages are shared.
 
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -27,8 +27,10 @@ function usageOf(pid: number, dataDir: string): Usage {
       if (!/^[0-9a-f]+-[0-9a-f]+ /.test(line)) continue;
       const path = line.split(/\s+/).slice(5).join(" ");
       table = undefined;
-      if (path.startsWith(`${dataDir}/`) && path.endsWith(".bin")) {
-        const name = path.slice(dataDir.length + 1);
+      // Tables are served from sealed memory files the supervisor fills (server/process/table-set.ts).
+      const sealed = /^\/memfd:zonetime:[^:]*:([^ ]+\.bin)/.exec(path);
+      if (sealed || (path.startsWith(`${dataDir}/`) && path.endsWith(".bin"))) {
+        const name = sealed ? sealed[1]! : path.slice(dataDir.length + 1);
         table = usage.tables.get(name) ?? { rssKb: 0, pssKb: 0 };
         usage.tables.set(name, table);
       }

@@ -63,6 +63,12 @@ export interface NamesManifest {
 export interface Manifest {
   manifestVersion: 1;
   builtAt: string;
+  /**
+   * The folder of the data folder that holds the tables, `sets/ID` (the build writes each
+   * set into a folder of its own and switches by renaming manifest.json); absent when they
+   * sit beside the manifest (a set's own copy of its manifest, older builds, copies by hand).
+   */
+  set?: string;
   tzdb: ZonesManifest;
   geo: GeoManifest;
   ip: IpManifest;
@@ -132,12 +138,18 @@ function mismatch(value: unknown, check: Check, at: string): string | null {
   return null;
 }
 
+/** Where a set's tables may live: one folder under sets/, never outside the data folder. */
+export const SET_FOLDER = /^sets\/[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
 /** Checks parsed JSON against the schema; `file` names the source in the error. */
 export function parseManifest(json: unknown, file: string): Manifest {
   const bad = mismatch(json, SCHEMA, "");
   if (bad) throw new ManifestError(file, bad);
   const manifest = json as Manifest; // every declared field checked just above
   if (manifest.manifestVersion !== 1) throw new ManifestError(file, `unknown manifestVersion ${manifest.manifestVersion}`);
+  if (manifest.set !== undefined && (typeof manifest.set !== "string" || !SET_FOLDER.test(manifest.set))) {
+    throw new ManifestError(file, `set must be a folder sets/ID of the data folder, not ${JSON.stringify(manifest.set)}`);
+  }
   return manifest;
 }
 

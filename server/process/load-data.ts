@@ -14,10 +14,10 @@ import { IpTables } from "../ip/ip-locator.ts";
 import { ZoneTable } from "../tz/zone-table.ts";
 import { NAMES_FILE } from "../formats/names-format.ts";
 import { NamesTable } from "../names/names-table.ts";
-import { readTableSet } from "./table-set.ts";
+import { readTableSet, type TableSet } from "./table-set.ts";
 
-export async function loadData(dataDir: string): Promise<Tables> {
-  const { manifest, tables } = await readTableSet(dataDir);
+/** The tables of a checked set, decoded (the set's sealed bytes, no copy). */
+export function decodeTables({ manifest, tables }: TableSet): Tables {
   const zones = ZoneTable.fromBuffer(tables[ZONES_FILE].buffer, tables[ZONES_FILE].path);
   const ip = new IpTables(
     decodeIpTable(tables[IPV4_FILE].buffer, tables[IPV4_FILE].path, 4),
@@ -30,4 +30,9 @@ export async function loadData(dataDir: string): Promise<Tables> {
   if (unknown.length > 0) throw new TableFormatError(geoFile, `names zones that ${ZONES_FILE} lacks (${unknown.slice(0, 5).join(", ")}); rebuild with \`bun run build\``);
   const names = NamesTable.fromBuffer(tables[NAMES_FILE].buffer, tables[NAMES_FILE].path);
   return { zones, ip, geo, names, manifest };
+}
+
+/** The set DATA_DIR's manifest names, in this process's own sealed memory. */
+export async function loadData(dataDir: string): Promise<Tables> {
+  return decodeTables(await readTableSet(dataDir));
 }
