@@ -50,12 +50,27 @@ export interface GeoManifest {
   buildMs: number;
 }
 
+export interface PlacesManifest {
+  source: string;
+  version: string;
+  /** The newest modification date among the places (how fresh the GeoNames dump is). */
+  dataDate: string;
+  license: string;
+  credit: { text: string; url: string };
+  places: number;
+  keys: number;
+  heavyPrefixes: number;
+  file: { name: string; bytes: number; sha256: string };
+  buildMs: number;
+}
+
 export interface Manifest {
   manifestVersion: 1;
   builtAt: string;
   tzdb: ZonesManifest;
   geo: GeoManifest;
   ip: IpManifest;
+  places: PlacesManifest;
 }
 
 /** A manifest.json that is not JSON or not the shape above; the message names the file and the field. */
@@ -86,6 +101,10 @@ const SCHEMA: Check = {
     source: "string", version: "string", dataDate: "string", license: "string",
     credit: { text: "string", url: "string" }, ranges: { v4: "number", v6: "number" },
     splitV6Prefixes: "number", unknownZones: ["record", "number"], files: ["array", FILE_ENTRY], buildMs: "number",
+  },
+  places: {
+    source: "string", version: "string", dataDate: "string", license: "string", credit: { text: "string", url: "string" },
+    places: "number", keys: "number", heavyPrefixes: "number", file: FILE_ENTRY, buildMs: "number",
   },
 };
 

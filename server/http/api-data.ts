@@ -5,6 +5,7 @@
 import type { Manifest } from "../formats/manifest.ts";
 import type { GeoTable } from "../geo/geo-locator.ts";
 import type { IpTables } from "../ip/ip-locator.ts";
+import type { PlaceTable } from "../places/place-table.ts";
 import { TimeObjectRenderer } from "../time-object/renderer.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
 import { Responses } from "./responses.ts";
@@ -15,6 +16,8 @@ export interface Tables {
   ip: IpTables;
   /** Latitude, longitude -> zones (generated/geo.bin, mapped read-only). */
   geo: GeoTable;
+  /** Places by name (generated/places.bin, mapped read-only). */
+  places: PlaceTable;
   /** null when the data folder has none (tables built by hand, in tests). */
   manifest: Manifest | null;
 }
