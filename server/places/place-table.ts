@@ -115,6 +115,15 @@ export class PlaceTable {
     return Array.from(this.found.subarray(0, this.count));
   }
 
+  /** searchPlaces' place indexes by a scan of the whole range, never the precomputed lists (the tests' reference). */
+  scannedIndexes(query: string, options: SearchOptions = {}): number[] {
+    const country = options.country === undefined ? -1 : this.countryIndex.get(options.country) ?? -2;
+    const n = foldQuery(query, this.fold, this.query);
+    if (n <= 0 || country === -2) return [];
+    this.collect(n, Math.max(1, Math.min(MAX_LIMIT, options.limit ?? DEFAULT_LIMIT)), country, false);
+    return Array.from(this.found.subarray(0, this.count));
+  }
+
   /** The place at `index` (its rank), as the API answers it. */
   place(index: number): Place {
     const d = this.data;
