@@ -19,6 +19,7 @@ const ENDPOINTS = [
   "/timezone/Europe/London", "/timezone/America/Argentina/Salta", "/ip/8.8.8.8", "/coordinates/51.5074,-0.1278", "/timezone",
   "/timezone/America/New_York/transitions", "/timezone/America/New_York/info",
   "/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London",
+  "/places?q=new%20yo", "/places?q=s&limit=50",
 ];
 /** Linux's USER_HZ: /proc/PID/stat counts CPU time in these ticks. */
 const TICKS_PER_SECOND = 100;

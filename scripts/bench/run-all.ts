@@ -1,4 +1,4 @@
-// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, memory per worker, HTTP. Builds
+// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, places, memory per worker, HTTP. Builds
 // generated/ first when it is missing. Timings are reported as ratios to baselines
 // measured in the same run, never asserted.
 
@@ -9,6 +9,7 @@ import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "../paths.ts";
 import { benchHttp } from "./http.ts";
 import { benchGeo } from "./geo-lookup.ts";
 import { benchIp } from "./ip-lookup.ts";
+import { benchPlaces } from "./place-search.ts";
 import { benchWorkerMemory } from "./worker-memory.ts";
 import { benchTz } from "./tz-lookup.ts";
 import { benchZoneQueries } from "./zone-queries.ts";
@@ -26,6 +27,8 @@ console.log();
 await benchGeo(dataDir);
 console.log();
 await benchIp(dataDir);
+console.log();
+await benchPlaces(dataDir);
 console.log();
 await benchWorkerMemory(resolve(dataDir));
 console.log();
