@@ -61,6 +61,7 @@ export function places(request: RouteRequest): Response {
   }
   const lang = param(request, "lang");
   if (lang !== undefined && (lang.length > 35 || !LANG_TAG.test(lang))) throw badRequest("bad_parameter", "invalid lang: a BCP 47 language tag, e.g. de or pt-BR");
-  const body = table.searchJson(q, { country, limit });
+  // JSON.stringify of the objects measured faster than writing the text by hand (bench: places).
+  const body = JSON.stringify(table.searchPlaces(q, { country, limit }));
   return responses.cacheable(body, "json", request.head, request.ifNoneMatch(), MAX_AGE);
 }

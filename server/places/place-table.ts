@@ -43,25 +43,6 @@ export const HEAVY_POSTINGS = 64;
 const TIER_SHIFT = 22;
 const INDEX_MASK = (1 << TIER_SHIFT) - 1;
 
-/**
- * `value / 1e5` as JavaScript prints it, from integers: that double's shortest round-trip
- * form is the decimal itself (at most 8 significant digits, trailing zeros dropped), and
- * integer formatting costs a fraction of a double's.
- */
-export function degrees5(value: number): string {
-  const magnitude = value < 0 ? -value : value;
-  const whole = Math.floor(magnitude / 100000);
-  let fraction = magnitude - whole * 100000;
-  const sign = value < 0 ? "-" : "";
-  if (fraction === 0) return `${sign}${whole}`;
-  let digits = 5;
-  while (fraction % 10 === 0) {
-    fraction /= 10;
-    digits--;
-  }
-  return `${sign}${whole}.${String(fraction).padStart(digits, "0")}`;
-}
-
 export class PlaceTable {
   readonly data: PlacesTableData;
   readonly metadata: Record<string, unknown>;
@@ -73,10 +54,6 @@ export class PlaceTable {
   private readonly country: Uint16Array;
   private readonly names: Buffer;
   private readonly countryIndex = new Map<string, number>();
-  // JSON pieces of the short string lists, escaped once at load (searchJson).
-  private readonly countryJson: string[];
-  private readonly admin1Json: string[];
-  private readonly zoneJson: string[];
   private readonly query = new Uint8Array(MAX_QUERY_BYTES);
   private readonly rank = new Int32Array(MAX_LIMIT);
   private readonly found = new Int32Array(MAX_LIMIT);
@@ -94,9 +71,6 @@ export class PlaceTable {
     this.country = data.country;
     this.names = Buffer.from(data.nameBytes.buffer, data.nameBytes.byteOffset, data.nameBytes.byteLength);
     data.countryCodes.forEach((code, i) => this.countryIndex.set(code, i));
-    this.countryJson = data.countryCodes.map((code, i) => `,"country":${JSON.stringify(code)},"country_name":${JSON.stringify(data.countryNames[i])}`);
-    this.admin1Json = data.admin1Names.map((name) => `,"admin1":${JSON.stringify(name)}`);
-    this.zoneJson = data.zones.map((zone) => `,"timezone":${JSON.stringify(zone)}}`);
   }
 
   /** Maps the file read-only (formats/map-table.ts): workers share its pages. */
@@ -146,24 +120,6 @@ export class PlaceTable {
     this.query.set(this.keyBytes.subarray(this.keyOffsets[key]!, this.keyOffsets[key]! + length));
     this.collect(length, limit, -1, false);
     return Array.from(this.found.subarray(0, this.count));
-  }
-
-  /**
-   * searchPlaces' answer as the JSON text of its array, written from pieces escaped at
-   * load: the same bytes as JSON.stringify(searchPlaces(...)), without the objects.
-   */
-  searchJson(query: string, options: SearchOptions = {}): string {
-    if (!this.search(query, options)) return "[]";
-    const d = this.data;
-    let json = "[";
-    for (let i = 0; i < this.count; i++) {
-      const index = this.found[i]!;
-      const admin1 = d.admin1[index]!;
-      json += `${i === 0 ? "" : ","}{"id":${d.ids[index]!},"name":${JSON.stringify(this.names.toString("utf8", d.nameOffsets[index]!, d.nameOffsets[index + 1]!))}` +
-        `${this.countryJson[d.country[index]!]!}${admin1 === NO_ADMIN1 ? ',"admin1":null' : this.admin1Json[admin1]!}` +
-        `,"latitude":${degrees5(d.lat5[index]!)},"longitude":${degrees5(d.lon5[index]!)},"population":${d.population[index]!}${this.zoneJson[d.zone[index]!]!}`;
-    }
-    return `${json}]`;
   }
 
   /** searchPlaces' place indexes by a scan of the whole range, never the precomputed lists (the tests' reference). */
