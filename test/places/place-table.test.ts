@@ -98,6 +98,17 @@ describe("search", () => {
     expect(ids("ork", 50)).not.toContain("New York City");
     expect(ids("ew york", 50)).not.toContain("New York City");
     expect(ids("new yo")[0]).toBe("New York City");
+    // A later word matches after the names that are that word.
+    const york = ids("york", 50);
+    expect(york[0]).toBe("York");
+    expect(york.indexOf("New York City")).toBeGreaterThan(0);
+  });
+
+  test("other names: a far larger place's other name ranks as a name, a namesake's does not", () => {
+    expect(table.searchPlaces("bombay", { limit: 1 })[0]).toMatchObject({ name: "Mumbai", country: "IN" });
+    expect(table.searchPlaces("münchen", { limit: 1 })[0]).toMatchObject({ name: "Munich", country: "DE" });
+    // "Philadelphia" is also an old name of Amman, a capital: the US city keeps its name.
+    expect(table.searchPlaces("philadelphia", { limit: 1 })[0]).toMatchObject({ name: "Philadelphia", country: "US" });
   });
 
   test("exact names before prefixes, each by weight; each place once", () => {
