@@ -137,7 +137,9 @@ export async function benchHttp(dataDir: string): Promise<void> {
     console.log(`http (wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, one service process, loopback${PIN ? ", wrk on CPU 0, servers on CPU 1" : ""}; median of ${ROUNDS} alternating rounds)`);
     console.log(`  ${"endpoint".padEnd(38)} ${"req/s".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"cpu us/req".padStart(8)}  ${"x base".padStart(6)}  errors`);
     const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-    for (const path of ENDPOINTS) {
+    // BENCH_ENDPOINTS: a space-separated subset (a shared machine's quiet minutes are short).
+    const only = process.env.BENCH_ENDPOINTS?.split(" ").filter(Boolean);
+    for (const path of only?.length ? ENDPOINTS.filter((e) => only.includes(e)) : ENDPOINTS) {
       const { base, subject, ratio } = compare(baseline, service, path);
       row(`  baseline (constant ${sample.length}-byte body)`, base, "");
       row(path, subject, pct(ratio));
