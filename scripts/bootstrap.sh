@@ -2,7 +2,8 @@
 # Sets up a fresh machine (Debian with Node and npm) for zonetime: Bun, the project's
 # pinned packages, and with --test the system tools the tests use as references or
 # drivers (zic and zdump from libc-bin, make and awk for IANA's Makefile, openssl, curl,
-# python3, wrk, slowhttptest, and Debian's Chromium for the browser tests).
+# python3, wrk, slowhttptest, faketime for the clock-offset clients, and Debian's Chromium
+# for the browser tests).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +25,7 @@ if $want_test_tools; then
   need python3 python3
   need wrk wrk
   need slowhttptest slowhttptest
+  need faketime faketime
   [ -x /usr/bin/chromium ] || missing+=(chromium)
 fi
 if [ ${#missing[@]} -gt 0 ]; then

@@ -7,48 +7,49 @@ import type { Server } from "bun";
 import { logError, logEvent } from "../core/log.ts";
 import { acceptsHtml } from "./accepts-html.ts";
 import type { AppState } from "./app-state.ts";
-import { peerAddress, resolveClient } from "./client-address.ts";
-import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
+import { isLoopbackPeer, peerAddress, resolveClient } from "./client-address.ts";
+import { DUPLICATE_HOST, HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
 import type { RateDecision } from "./rate-limiter.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
 import type { RawPath } from "./raw-path-guard.ts";
-import { matchRoute, REFUSED_PATH, type RouteMatch } from "./routes.ts";
-import { metrics, metricsResponse } from "./service-routes.ts";
+import { matchRoute, REFUSED_PATH, type RouteMatch, type RouteRequest } from "./routes.ts";
 import { PAGE_SECURITY_HEADERS } from "./static-site.ts";
 
 export { createAppState, type AppState } from "./app-state.ts";
 
 /**
- * Synchronous, except a worker's /metrics, which waits for the other workers' counts.
+ * Synchronous, every answer (/metrics included: an async answer breaks a pipelined
+ * request behind it in Bun 1.4, issue 17 F10).
  * `raw`: what Bun's router saw of the path as sent (raw-path-guard.ts); absent when called directly.
  */
-export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: RawPath) => Response | Promise<Response>;
+export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: RawPath) => Response;
 
 export function createFetchHandler(state: AppState): FetchHandler {
   const trust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
+  // What the answer cost (routes.ts, RouteRequest.cost): one holder, the handler being synchronous.
+  const spent = { cost: 1 };
   return (req, server, raw) => {
     const started = performance.now();
     const target = requestTarget(req.url);
     const peer = peerAddress(req, server);
     let client = peer;
-    let limitKey = peer;
+    let limitKey = peer === null || isLoopbackPeer(peer) ? null : peer;
     if (trust.trusted.length > 0) ({ address: client, limitKey } = resolveClient(peer, req.headers, trust));
-    const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
-    if (match.route?.handle === metrics && state.instanceMetrics !== null && (req.method === "GET" || req.method === "HEAD")) {
-      const head = req.method === "HEAD";
-      return state.instanceMetrics().then(
-        (total) => metricsResponse(state, head, total),
-        (error) => {
-          logError("metrics_unavailable", error);
-          return state.data.responses.error(new HttpError("metrics_unavailable", 503, "metrics unavailable: the supervisor did not answer"), "json", head);
-        },
-      ).then((response) => finish(state, req.method, target.path, match, client, started, null, response));
+    // Two Host headers (which Bun joins with ", ") make the request invalid (RFC 9112 section 3.2): 400, and the connection ends.
+    const host = req.headers.get("host");
+    if (host !== null && host.indexOf(",") >= 0) {
+      const refused = state.data.responses.error(DUPLICATE_HOST(), "json", req.method === "HEAD", { Connection: "close" });
+      return finish(state, req.method, target.path, REFUSED_PATH, client, started, null, refused);
     }
+    const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
     let response: Response;
     let decision: RateDecision | null = null;
     try {
-      decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey) : null;
-      response = decision?.allowed === false ? rateLimited(state, decision, req.method, match) : respond(req, target, match, client, state);
+      // Admitted while the client has a token, charged 1; the rest of an answer's cost once it is known.
+      spent.cost = 1;
+      decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey, 1) : null;
+      response = decision?.allowed === false ? rateLimited(state, decision, req.method, match) : respond(req, target, match, client, state, spent);
+      if (decision?.allowed && spent.cost > 1) decision = state.limiter!.charge(limitKey, spent.cost - 1);
     } catch (error) {
       logError("request_failed", error, { method: req.method, path: target.path.slice(0, 256) });
       response = internalError(state);
@@ -86,7 +87,7 @@ function finish(state: AppState, method: string, path: string, match: RouteMatch
   return response;
 }
 
-function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState): Response {
+function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState, spent: { cost: number }): Response {
   const { responses } = state.data;
   const method = req.method;
   const head = method === "HEAD";
@@ -96,7 +97,7 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
   if (method !== "GET" && !head) return responses.methodNotAllowed(format, METHOD_NOT_ALLOWED());
   try {
     if (match.route !== null) {
-      return match.route.handle({
+      const request: RouteRequest = {
         profile: match.profile,
         format: match.format,
         head,
@@ -106,7 +107,11 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
         ifNoneMatch: () => req.headers.get("if-none-match"),
         data: state.data,
         clock: state.clock,
-      }, state);
+        cost: 1,
+      };
+      const response = match.route.handle(request, state);
+      spent.cost = request.cost;
+      return response;
     }
     if (match.api) throw NOT_FOUND(); // an unknown path under /api
     return sitePage(target.path, head, () => req.headers.get("accept"), state);
@@ -128,7 +133,7 @@ function sitePage(path: string, head: boolean, accept: () => string | null, stat
     return responses.json(200, {
       service: "zonetime",
       tzdb: state.data.zones.tzdbVersion,
-      endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/api/... (WorldTimeAPI profile)", "/health", "/metrics", "/openapi.json"],
+      endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/clock?zones=", "/sync?t0=", "/api/... (WorldTimeAPI profile)", "/health", "/metrics", "/openapi.json"],
     }, "public, max-age=300", head);
   }
   const file = site.lookup(path);
