@@ -1,6 +1,6 @@
 // `bun run build`: compiles the pinned sources into generated/ (zones.bin, geo.bin, ip4.bin,
-// ip6.bin, manifest.json). Flags: --tzdb-dir DIR (default data/tzdb), --out DIR (default
-// $DATA_DIR or generated/), --only tz|geo|ip|names (the other parts are kept from the last build),
+// ip6.bin, names.bin, places.bin, manifest.json). Flags: --tzdb-dir DIR (default data/tzdb), --out DIR (default
+// $DATA_DIR or generated/), --only tz|geo|ip|names|places (the other parts are kept from the last build),
 // --ip-source FILE (default $IP_SOURCE, else the embedded DB-IP City Lite): a MaxMind
 // GeoIP2/GeoLite2 City database to compile instead, --no-site (skip the website).
 
@@ -20,11 +20,15 @@ import { ZoneTable } from "../server/tz/zone-table.ts";
 import { join } from "node:path";
 import { buildSite } from "./site/build-site.ts";
 import { buildNames } from "./names/build-names.ts";
+import { buildPlaces } from "./places/build-places.ts";
+
+const BUILD_PARTS = ["tz", "geo", "ip", "names", "places"] as const;
+type BuildPart = (typeof BUILD_PARTS)[number];
 
 export interface BuildOptions {
   tzdbDir: string;
   outDir: string;
-  only?: "tz" | "geo" | "ip" | "names";
+  only?: BuildPart;
   /** A MaxMind City mmdb to compile instead of the embedded DB-IP data. */
   ipSource?: string;
   /** Also build the website into this folder (the CLI: site/dist unless --no-site). */
@@ -43,8 +47,8 @@ export async function build(options: BuildOptions): Promise<Manifest> {
   let manifest: Manifest;
   try {
     const out = set.dir;
-    const keep = (part: "tz" | "geo" | "ip" | "names") => options.only !== undefined && options.only !== part;
-    const kept = <T>(part: "tz" | "geo" | "ip" | "names", value: T | undefined, files: () => string[]): T | undefined => {
+    const keep = (part: BuildPart) => options.only !== undefined && options.only !== part;
+    const kept = <T>(part: BuildPart, value: T | undefined, files: () => string[]): T | undefined => {
       if (!keep(part) || value === undefined) return undefined;
       for (const name of files()) set.keep(name);
       return value;
@@ -55,12 +59,16 @@ export async function build(options: BuildOptions): Promise<Manifest> {
     // The IP source is opened first: a bad one fails the build before the long geo step.
     const keptIp = kept("ip", previous?.ip, () => previous!.ip.files.map((f) => f.name));
     const ipSource = keptIp ? null : options.ipSource ? await maxmindSource(options.ipSource) : await dbipSource();
-    const geo = kept("geo", previous?.geo, () => [previous!.geo.file.name]) ?? await buildGeo(out, new Set(zones.names), builtAt);
+    const keptGeo = kept("geo", previous?.geo, () => [previous!.geo.file.name]);
+    const geo = keptGeo ?? await buildGeo(out, new Set(zones.names), builtAt);
     const ip = keptIp ?? await buildIp(ipSource!, zoneAtCoordinates(GeoTable.load(join(out, GEO_FILE))), out, new Set(zones.names), builtAt);
     // Names follow the release's names and zone.tab: rebuilt whenever tz is.
     const names = kept("names", keep("tz") ? previous?.names : undefined, () => [previous!.names.file.name]) ?? await buildNames(options.tzdbDir, out, zones, builtAt);
-    manifest = { manifestVersion: 1, builtAt, tzdb, geo, ip, names };
-    set.commit(manifest, [tzdb.file, geo.file.name, ...ip.files.map((f) => f.name), names.file.name]);
+    // Places take their zones from geo.bin: rebuilt whenever it is, so they always agree.
+    const places = kept("places", keptGeo ? previous?.places : undefined, () => [previous!.places.file.name])
+      ?? buildPlaces(out, options.tzdbDir, GeoTable.load(join(out, GEO_FILE)), new Set(zones.names), builtAt);
+    manifest = { manifestVersion: 1, builtAt, tzdb, geo, ip, names, places };
+    set.commit(manifest, [tzdb.file, geo.file.name, ...ip.files.map((f) => f.name), names.file.name, places.file.name]);
   } catch (error) {
     set.abandon();
     throw error;
@@ -89,8 +97,8 @@ if (import.meta.main) {
       "no-site": { type: "boolean", default: false },
     },
   });
-  if (values.only !== undefined && values.only !== "tz" && values.only !== "geo" && values.only !== "ip" && values.only !== "names") {
-    console.error(`build: --only must be "tz", "geo", "ip" or "names", not "${values.only}"`);
+  if (values.only !== undefined && !(BUILD_PARTS as readonly string[]).includes(values.only)) {
+    console.error(`build: --only must be one of ${BUILD_PARTS.map((p) => `"${p}"`).join(", ")}, not "${values.only}"`);
     process.exit(2);
   }
   try {
@@ -109,6 +117,8 @@ if (import.meta.main) {
       `${m.ip.ranges.v6} IPv6 ranges -> ${m.ip.files.map((f) => `${f.name} (${f.bytes} bytes)`).join(", ")} (${m.ip.buildMs} ms)`);
     console.log(`names: CLDR ${m.names.version}: ${Object.entries(m.names.stats).map(([k, v]) => `${v} ${k}`).join(", ")} -> ` +
       `${m.names.file.name} (${m.names.file.bytes} bytes, ${m.names.buildMs} ms)`);
+    console.log(`places: ${m.places.source} ${m.places.version}, data of ${m.places.dataDate}: ${m.places.places} places, ` +
+      `${m.places.keys} keys -> ${m.places.file.name} (${m.places.file.bytes} bytes, ${m.places.buildMs} ms)`);
     const unknown = Object.entries(m.ip.unknownZones);
     if (unknown.length > 0) console.log(`ip: zones our tzdb lacks, stored as no location: ${unknown.map(([n, c]) => `${n} (${c})`).join(", ")}`);
     if (!values["no-site"] && values.only === undefined) console.log(`site: built into ${DEFAULT_SITE_DIR}`);

@@ -1,4 +1,4 @@
-// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, memory per worker, HTTP, the world clock, costly answers (304 vs 200, one client's CPU share). Builds
+// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, places, memory per worker, HTTP, the world clock, costly answers (304 vs 200, one client's CPU share). Builds
 // generated/ first when it is missing. Timings are reported as ratios to baselines
 // measured in the same run, never asserted.
 
@@ -11,6 +11,7 @@ import { benchHttp } from "./http.ts";
 import { benchWorldClock } from "./world-clock.ts";
 import { benchGeo } from "./geo-lookup.ts";
 import { benchIp } from "./ip-lookup.ts";
+import { benchPlaces } from "./place-search.ts";
 import { benchWorkerMemory } from "./worker-memory.ts";
 import { benchTz } from "./tz-lookup.ts";
 import { benchZoneQueries } from "./zone-queries.ts";
@@ -31,6 +32,8 @@ console.log();
 await benchGeo(dataDir);
 console.log();
 await benchIp(dataDir);
+console.log();
+await benchPlaces(dataDir);
 console.log();
 await benchWorkerMemory(resolve(dataDir));
 console.log();

@@ -14,6 +14,7 @@ import type { Clock } from "../core/clock.ts";
 import type { Format, Profile } from "../time-object/time-object.ts";
 import { callerIp, coordinates, ipAddress, timezoneList, timezoneName, worldTimeApiAlias } from "./api.ts";
 import { apiIndex, convert, info, transitions } from "./zone-routes.ts";
+import { places } from "./places-route.ts";
 import { device, deviceCsv, deviceIndex } from "./device-routes.ts";
 import { worldClock } from "./world-clock.ts";
 import { sync } from "./sync-route.ts";
@@ -76,6 +77,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/ip", on: "api", label: "ip", limited: true, handle: callerIp },
   { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: ipAddress },
   { pattern: "/coordinates/{point}", on: "api", label: "coordinates", limited: true, handle: coordinates },
+  { pattern: "/places", on: "raw", label: "places", limited: true, handle: places },
   { pattern: "/clock", on: "api", label: "clock", limited: true, handle: worldClock },
   // Spec profile, JSON only: the smallest answer, and a clock offset has no WorldTimeAPI form.
   { pattern: "/sync", on: "raw", label: "sync", limited: true, handle: sync },

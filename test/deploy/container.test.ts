@@ -73,6 +73,7 @@ const SAMPLES: Record<string, string> = {
   "/ip": "/ip",
   "/ip/{address*}": "/ip/8.8.8.8",
   "/coordinates/{point}": "/coordinates/51.5074,-0.1278",
+  "/places": "/places?q=sao%20paulo&limit=3",
   "/clock": "/clock?zones=America/New_York,Europe/London,Asia/Kathmandu",
   "/sync": "/sync?t0=1795219200000.5",
   "/health": "/health",
