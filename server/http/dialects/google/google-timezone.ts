@@ -91,8 +91,8 @@ export const timezone = (output: Output) => (request: RouteRequest): Response =>
   const stamp = query.get("timestamp");
   if (stamp === undefined || stamp === "") throw invalidRequest("Invalid request. Missing the 'timestamp' parameter.");
   const seconds = stamp !== null && NUMBER.test(stamp) ? Math.floor(Number(stamp)) : NaN;
-  // A day inside years 0001-9999, so every local time is a date.
-  if (!(seconds >= MIN_SECONDS + 86400 && seconds <= MAX_SECONDS - 86400)) throw invalidRequest("Invalid request. Invalid 'timestamp' parameter.");
+  // Years 0001-9999 (the Go SDK's test sends -62135596800, 0001-01-01); no local time is printed.
+  if (!(seconds >= MIN_SECONDS && seconds <= MAX_SECONDS)) throw invalidRequest("Invalid request. Invalid 'timestamp' parameter.");
   const languageParam = query.get("language");
   const language = (languageParam && LANGUAGE.test(languageParam) ? languageParam : null) ?? acceptLanguage(request.header("accept-language")) ?? "en";
   const zone = zonesAtPoint(data, lat, lng)[0]!;

@@ -84,9 +84,25 @@ export const currentTime = (locate: Locate) => (request: RouteRequest): Response
 export const zoneInfo = (locate: Locate) => (request: RouteRequest): Response =>
   sendJson(request, zoneInfoBody(request, locate(request, caselessQuery(request)), request.clock()));
 
-/** TimeZone/AvailableTimeZones: every name, a flat array, as timeapi.io lists them (aliases too). */
+const namesBodies = new WeakMap<readonly string[], string>();
+
+/**
+ * Every name as a JSON array in timeapi.io's order: ordinal, ignoring case (its 597 names
+ * end `"UTC","W-SU","WET","Zulu"`, Universal before UTC). Built once per data load.
+ */
+export function availableNamesBody(names: readonly string[]): string {
+  let body = namesBodies.get(names);
+  if (body === undefined) {
+    const key = (n: string) => n.toUpperCase();
+    body = JSON.stringify([...names].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)));
+    namesBodies.set(names, body);
+  }
+  return body;
+}
+
+/** TimeZone/AvailableTimeZones: every name, a flat array (aliases too). */
 export function availableTimeZones(request: RouteRequest): Response {
-  return sendJson(request, JSON.stringify(request.data.zones.names), "public, max-age=3600");
+  return sendJson(request, availableNamesBody(request.data.zones.names), "public, max-age=3600");
 }
 
 /** Health/Check: 200 with ASP.NET's health text. */

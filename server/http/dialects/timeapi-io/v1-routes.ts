@@ -10,7 +10,7 @@ import { formatDateTime, formatOffset, pad6 } from "../../../core/time-format.ts
 import { currentOrNextDstRun, zoneStateAt } from "../../../time-object/zone-state.ts";
 import type { RouteRequest } from "../../routes.ts";
 import { queryMap } from "../lookups.ts";
-import type { Locate } from "./legacy-routes.ts";
+import { availableNamesBody, type Locate } from "./legacy-routes.ts";
 import { isoWithOffset, JSON_TYPE, weekdayOfLocal } from "./timeapi-format.ts";
 
 function send(request: RouteRequest, body: string, cacheControl?: string): Response {
@@ -54,5 +54,5 @@ export const v1ZoneInfo = (locate: Locate) => (request: RouteRequest): Response 
 };
 
 export function v1AvailableTimeZones(request: RouteRequest): Response {
-  return send(request, JSON.stringify(request.data.zones.names), "public, max-age=3600");
+  return send(request, availableNamesBody(request.data.zones.names), "public, max-age=3600");
 }
