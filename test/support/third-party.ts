@@ -15,11 +15,11 @@ export function mirrorRepo(repo: string): string | null {
   return existsSync(dir) ? dir : null;
 }
 
-/** One file of a mirrored repository at its newest stored commit. */
-export function mirrorFile(repo: string, path: string): string {
+/** One file of a mirrored repository at its newest stored commit (or `commit`). */
+export function mirrorFile(repo: string, path: string, commit = "HEAD"): string {
   const dir = mirrorRepo(repo);
   if (dir === null) throw new Error(`${repo} is not mirrored in ${MIRROR_DIR}`);
-  const run = Bun.spawnSync(["git", "--git-dir", dir, "show", `HEAD:${path}`]);
+  const run = Bun.spawnSync(["git", "--git-dir", dir, "show", `${commit}:${path}`]);
   if (run.exitCode !== 0) throw new Error(`${repo}:${path}: ${run.stderr.toString()}`);
   return run.stdout.toString();
 }
