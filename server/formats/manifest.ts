@@ -50,12 +50,23 @@ export interface GeoManifest {
   buildMs: number;
 }
 
+export interface NamesManifest {
+  source: string;
+  version: string;
+  license: string;
+  /** What the compiler made: locales, metazones, zones, regions, search keys, strings. */
+  stats: Record<string, number>;
+  file: { name: string; bytes: number; sha256: string };
+  buildMs: number;
+}
+
 export interface Manifest {
   manifestVersion: 1;
   builtAt: string;
   tzdb: ZonesManifest;
   geo: GeoManifest;
   ip: IpManifest;
+  names: NamesManifest;
 }
 
 /** A manifest.json that is not JSON or not the shape above; the message names the file and the field. */
@@ -87,6 +98,7 @@ const SCHEMA: Check = {
     credit: { text: "string", url: "string" }, ranges: { v4: "number", v6: "number" },
     splitV6Prefixes: "number", unknownZones: ["record", "number"], files: ["array", FILE_ENTRY], buildMs: "number",
   },
+  names: { source: "string", version: "string", license: "string", stats: ["record", "number"], file: FILE_ENTRY, buildMs: "number" },
 };
 
 /** The first place where `value` departs from `check`, as `field: what is wrong`, or null. */

@@ -7,6 +7,8 @@ import type { GeoTable } from "../geo/geo-locator.ts";
 import type { IpTables } from "../ip/ip-locator.ts";
 import { TimeObjectRenderer } from "../time-object/renderer.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
+import type { NamesTable } from "../names/names-table.ts";
+import { ZoneNamer } from "../names/zone-namer.ts";
 import { Responses } from "./responses.ts";
 
 /** generated/ as server/process/load-data.ts reads it: plain data, nothing of HTTP. */
@@ -15,6 +17,8 @@ export interface Tables {
   ip: IpTables;
   /** Latitude, longitude -> zones (generated/geo.bin, mapped read-only). */
   geo: GeoTable;
+  /** CLDR names, zone.tab by country, the /timezone?q= index (generated/names.bin, mapped read-only). */
+  names: NamesTable;
   /** null when the data folder has none (tables built by hand, in tests). */
   manifest: Manifest | null;
 }
@@ -23,6 +27,8 @@ export interface Tables {
 export interface ApiData extends Tables {
   responses: Responses;
   renderer: TimeObjectRenderer;
+  /** Localized zone names at an instant, as ICU gives them (`?lang=`). */
+  namer: ZoneNamer;
 }
 
 /** HTTP Strict Transport Security for a year, on every HTTPS answer. */
@@ -36,5 +42,6 @@ export function apiData(tables: Tables, tls: boolean): ApiData {
     ...tables,
     responses: new Responses(tables.zones.tzdbVersion, fingerprint, extraHeaders),
     renderer: new TimeObjectRenderer(tables.zones),
+    namer: new ZoneNamer(tables.zones, tables.names),
   };
 }

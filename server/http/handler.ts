@@ -10,6 +10,7 @@ import type { AppState } from "./app-state.ts";
 import { peerAddress, resolveClient } from "./client-address.ts";
 import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
 import { ALLOWED_METHODS, ALLOWED_WITH_POST } from "./responses.ts";
+import { ZonetimeError } from "../core/errors.ts";
 import type { RateDecision } from "./rate-limiter.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
 import type { RawPath } from "./raw-path-guard.ts";
@@ -148,6 +149,8 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
     return sitePage(target.path, head, () => req.headers.get("accept"), state);
   } catch (error) {
     if (error instanceof HttpError) return answerError(error);
+    // A lower layer's refusal of the client's input (names/: a bad lang, q or country) is a 4xx too.
+    if (error instanceof ZonetimeError && error.status >= 400 && error.status < 500) return answerError(new HttpError(error.code, error.status, error.message));
     throw error;
   }
 }

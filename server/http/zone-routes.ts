@@ -16,6 +16,8 @@ import { resolveName, resolveNameParam } from "./api.ts";
 import type { RouteRequest } from "./routes.ts";
 import { transitionsAnswer, transitionsText } from "./transitions-answer.ts";
 import { zoneInfo, zoneInfoJson, zoneInfoText } from "./zone-info-answer.ts";
+import { langParam } from "./lang-param.ts";
+import { localizedNames } from "../names/localized-names.ts";
 
 const DAY = 86400;
 const DEFAULT_WINDOW = 365 * DAY;
@@ -62,6 +64,17 @@ export function info(request: RouteRequest): Response {
     const info = zoneInfo(zones, name, now, request.profile);
     body = zoneInfoText(info.answer);
     validUntil = info.validUntil;
+  }
+  const locale = langParam(request);
+  if (locale !== null) {
+    const countries = zones.facts(name.name)?.countries.map((c) => c.code) ?? [];
+    const names = localizedNames(request.data.namer, name.name, now, locale, countries)!;
+    if (request.format === "json") body = `${body.slice(0, -1)},"names":${JSON.stringify(names)}}`;
+    else {
+      const { country_names, ...flat } = names;
+      for (const [key, value] of Object.entries(flat)) body += `names.${key}: ${value ?? ""}\n`;
+      for (const c of country_names) body += `names.country_names.${c.code}: ${c.name}\n`;
+    }
   }
   // For now, the answer holds until the next clock change; for a fixed `at`, until the data changes.
   const maxAge = at !== undefined ? DAY : Math.max(0, Math.min(DAY, Math.floor(validUntil - now)));

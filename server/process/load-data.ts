@@ -12,6 +12,8 @@ import { GeoTable } from "../geo/geo-locator.ts";
 import type { Tables } from "../http/api-data.ts";
 import { IpTables } from "../ip/ip-locator.ts";
 import { ZoneTable } from "../tz/zone-table.ts";
+import { NAMES_FILE } from "../formats/names-format.ts";
+import { NamesTable } from "../names/names-table.ts";
 import { readTableSet } from "./table-set.ts";
 
 export async function loadData(dataDir: string): Promise<Tables> {
@@ -26,5 +28,6 @@ export async function loadData(dataDir: string): Promise<Tables> {
   // geo.bin names zones; a zones.bin from another tzdb build might lack one of them.
   const unknown = geo.data.names.filter((name) => zones.resolve(name) === undefined);
   if (unknown.length > 0) throw new TableFormatError(geoFile, `names zones that ${ZONES_FILE} lacks (${unknown.slice(0, 5).join(", ")}); rebuild with \`bun run build\``);
-  return { zones, ip, geo, manifest };
+  const names = NamesTable.fromBuffer(tables[NAMES_FILE].buffer, tables[NAMES_FILE].path);
+  return { zones, ip, geo, names, manifest };
 }
