@@ -25,7 +25,7 @@ async function staleness(dataDir: string, siteDir: string): Promise<string | nul
   if (!manifest) return "no manifest.json";
   if (!manifest.ip) return "no IP tables";
   if (manifest.geo.version !== GEO_TZ_VERSION) return `the coordinates table is from ${GEO_TZ_PACKAGE} ${manifest.geo.version}, not ${GEO_TZ_VERSION}`;
-  for (const file of [manifest.tzdb.file, manifest.geo.file.name, ...manifest.ip.files.map((f) => f.name)]) {
+  for (const file of [manifest.tzdb.file, manifest.geo.file.name, ...manifest.ip.files.map((f) => f.name), manifest.places.file.name]) {
     if (!existsSync(join(dataDir, file))) return `${file} is missing`;
   }
   if (!existsSync(join(siteDir, "index.html"))) return "the website is not built";

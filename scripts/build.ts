@@ -1,6 +1,6 @@
 // `bun run build`: compiles the pinned sources into generated/ (zones.bin, geo.bin, ip4.bin,
-// ip6.bin, manifest.json). Flags: --tzdb-dir DIR (default data/tzdb), --out DIR (default
-// $DATA_DIR or generated/), --only tz|geo|ip|names (the other parts are kept from the last build),
+// ip6.bin, places.bin, names.bin, manifest.json). Flags: --tzdb-dir DIR (default data/tzdb), --out DIR (default
+// $DATA_DIR or generated/), --only tz|geo|ip|names|places (the other parts are kept from the last build),
 // --ip-source FILE (default $IP_SOURCE, else the embedded DB-IP City Lite): a MaxMind
 // GeoIP2/GeoLite2 City database to compile instead, --no-site (skip the website).
 
@@ -20,11 +20,12 @@ import { ZoneTable } from "../server/tz/zone-table.ts";
 import { join } from "node:path";
 import { buildSite } from "./site/build-site.ts";
 import { buildNames } from "./names/build-names.ts";
+import { buildPlaces } from "./places/build-places.ts";
 
 export interface BuildOptions {
   tzdbDir: string;
   outDir: string;
-  only?: "tz" | "geo" | "ip" | "names";
+  only?: "tz" | "geo" | "ip" | "names" | "places";
   /** A MaxMind City mmdb to compile instead of the embedded DB-IP data. */
   ipSource?: string;
   /** Also build the website into this folder (the CLI: site/dist unless --no-site). */
@@ -35,7 +36,7 @@ export async function build(options: BuildOptions): Promise<Manifest> {
   mkdirSync(options.outDir, { recursive: true });
   const builtAt = new Date().toISOString();
   const previous = await previousManifest(options.outDir);
-  const keep = (part: "tz" | "geo" | "ip" | "names") => options.only !== undefined && options.only !== part;
+  const keep = (part: "tz" | "geo" | "ip" | "names" | "places") => options.only !== undefined && options.only !== part;
   const tzdb = keep("tz") && previous ? previous.tzdb : await buildZones(options.tzdbDir, options.outDir, builtAt);
   // The coordinates and IP tables map onto the names our own tz table serves.
   const zones = await ZoneTable.load(join(options.outDir, ZONES_FILE));
@@ -46,7 +47,10 @@ export async function build(options: BuildOptions): Promise<Manifest> {
     options.outDir, new Set(zones.names), builtAt);
   // Names follow the release's names and zone.tab: rebuilt whenever tz is.
   const names = keep("names") && keep("tz") && previous?.names ? previous.names : await buildNames(options.tzdbDir, options.outDir, zones, builtAt);
-  const manifest: Manifest = { manifestVersion: 1, builtAt, tzdb, geo, ip, names };
+  // Places take their zones from geo.bin: rebuilt whenever it is, so they always agree.
+  const places = keep("places") && keep("geo") && previous?.places ? previous.places
+    : buildPlaces(options.outDir, options.tzdbDir, GeoTable.load(join(options.outDir, GEO_FILE)), new Set(zones.names), builtAt);
+  const manifest: Manifest = { manifestVersion: 1, builtAt, tzdb, geo, ip, names, places };
   writeManifest(options.outDir, manifest);
   if (options.siteOut) await buildSite(options.outDir, options.siteOut);
   return manifest;
@@ -62,8 +66,8 @@ if (import.meta.main) {
       "no-site": { type: "boolean", default: false },
     },
   });
-  if (values.only !== undefined && values.only !== "tz" && values.only !== "geo" && values.only !== "ip" && values.only !== "names") {
-    console.error(`build: --only must be "tz", "geo", "ip" or "names", not "${values.only}"`);
+  if (values.only !== undefined && !["tz", "geo", "ip", "names", "places"].includes(values.only)) {
+    console.error(`build: --only must be "tz", "geo", "ip", "names" or "places", not "${values.only}"`);
     process.exit(2);
   }
   try {
@@ -82,6 +86,8 @@ if (import.meta.main) {
       `${m.ip.ranges.v6} IPv6 ranges -> ${m.ip.files.map((f) => `${f.name} (${f.bytes} bytes)`).join(", ")} (${m.ip.buildMs} ms)`);
     console.log(`names: CLDR ${m.names.version}: ${Object.entries(m.names.stats).map(([k, v]) => `${v} ${k}`).join(", ")} -> ` +
       `${m.names.file.name} (${m.names.file.bytes} bytes, ${m.names.buildMs} ms)`);
+    console.log(`places: ${m.places.source} ${m.places.version}, data of ${m.places.dataDate}: ${m.places.places} places, ` +
+      `${m.places.keys} keys -> ${m.places.file.name} (${m.places.file.bytes} bytes, ${m.places.buildMs} ms)`);
     const unknown = Object.entries(m.ip.unknownZones);
     if (unknown.length > 0) console.log(`ip: zones our tzdb lacks, stored as no location: ${unknown.map(([n, c]) => `${n} (${c})`).join(", ")}`);
     if (!values["no-site"] && values.only === undefined) console.log(`site: built into ${DEFAULT_SITE_DIR}`);

@@ -60,6 +60,20 @@ export interface NamesManifest {
   buildMs: number;
 }
 
+export interface PlacesManifest {
+  source: string;
+  version: string;
+  /** The newest modification date among the places (how fresh the GeoNames dump is). */
+  dataDate: string;
+  license: string;
+  credit: { text: string; url: string };
+  places: number;
+  keys: number;
+  heavyPrefixes: number;
+  file: { name: string; bytes: number; sha256: string };
+  buildMs: number;
+}
+
 export interface Manifest {
   manifestVersion: 1;
   builtAt: string;
@@ -67,6 +81,7 @@ export interface Manifest {
   geo: GeoManifest;
   ip: IpManifest;
   names: NamesManifest;
+  places: PlacesManifest;
 }
 
 /** A manifest.json that is not JSON or not the shape above; the message names the file and the field. */
@@ -99,6 +114,10 @@ const SCHEMA: Check = {
     splitV6Prefixes: "number", unknownZones: ["record", "number"], files: ["array", FILE_ENTRY], buildMs: "number",
   },
   names: { source: "string", version: "string", license: "string", stats: ["record", "number"], file: FILE_ENTRY, buildMs: "number" },
+  places: {
+    source: "string", version: "string", dataDate: "string", license: "string", credit: { text: "string", url: "string" },
+    places: "number", keys: "number", heavyPrefixes: "number", file: FILE_ENTRY, buildMs: "number",
+  },
 };
 
 /** The first place where `value` departs from `check`, as `field: what is wrong`, or null. */

@@ -5,6 +5,7 @@
 import type { Manifest } from "../formats/manifest.ts";
 import type { GeoTable } from "../geo/geo-locator.ts";
 import type { IpTables } from "../ip/ip-locator.ts";
+import type { PlaceTable } from "../places/place-table.ts";
 import { TimeObjectRenderer } from "../time-object/renderer.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
 import type { NamesTable } from "../names/names-table.ts";
@@ -19,6 +20,8 @@ export interface Tables {
   geo: GeoTable;
   /** CLDR names, zone.tab by country, the /timezone?q= index (generated/names.bin, mapped read-only). */
   names: NamesTable;
+  /** Places by name (generated/places.bin, mapped read-only). */
+  places: PlaceTable;
   /** null when the data folder has none (tables built by hand, in tests). */
   manifest: Manifest | null;
 }

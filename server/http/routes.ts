@@ -14,6 +14,7 @@ import type { Clock } from "../core/clock.ts";
 import type { Format, Profile } from "../time-object/time-object.ts";
 import { callerIp, coordinates, ipAddress, timezoneList, timezoneName, worldTimeApiAlias } from "./api.ts";
 import { apiIndex, convert, info, transitions } from "./zone-routes.ts";
+import { places } from "./places-route.ts";
 import type { ApiData } from "./api-data.ts";
 import type { AppState } from "./app-state.ts";
 import type { HttpError } from "./http-errors.ts";
@@ -103,6 +104,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/ip", on: "api", label: "ip", limited: true, handle: callerIp },
   { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: ipAddress },
   { pattern: "/coordinates/{point}", on: "api", label: "coordinates", limited: true, handle: coordinates },
+  { pattern: "/places", on: "raw", label: "places", limited: true, handle: places },
   { pattern: "/health", on: "raw", label: "health", limited: false, handle: health },
   { pattern: "/health/live", on: "raw", label: "health", limited: false, handle: healthLive },
   { pattern: "/health/ready", on: "raw", label: "health", limited: false, handle: healthReady },

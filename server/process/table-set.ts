@@ -12,10 +12,11 @@ import { ManifestError, MANIFEST_FILE, readManifest, type Manifest } from "../fo
 import { GEO_FILE } from "../formats/geo-format.ts";
 import { IPV4_FILE, IPV6_FILE } from "../formats/ip-format.ts";
 import { mapTable } from "../formats/map-table.ts";
+import { PLACES_FILE } from "../formats/places-format.ts";
 import { ZONES_FILE } from "../formats/zones-format.ts";
 import { NAMES_FILE } from "../formats/names-format.ts";
 
-export const TABLE_FILES = [ZONES_FILE, IPV4_FILE, IPV6_FILE, GEO_FILE, NAMES_FILE] as const;
+export const TABLE_FILES = [ZONES_FILE, IPV4_FILE, IPV6_FILE, GEO_FILE, NAMES_FILE, PLACES_FILE] as const;
 export type TableFile = (typeof TABLE_FILES)[number];
 
 export interface TableSet {
@@ -31,7 +32,7 @@ export async function readTableSet(dataDir: string): Promise<TableSet> {
   const manifest = await readManifest(dataDir);
   if (manifest === null) throw new ManifestError(manifestPath, "missing: nothing to check the tables against; run `bun run build`");
   const entries = new Map<string, Manifest["ip"]["files"][number]>();
-  const listed = [{ name: manifest.tzdb.file, bytes: manifest.tzdb.bytes, sha256: manifest.tzdb.sha256 }, ...manifest.ip.files, manifest.geo.file, manifest.names.file];
+  const listed = [{ name: manifest.tzdb.file, bytes: manifest.tzdb.bytes, sha256: manifest.tzdb.sha256 }, ...manifest.ip.files, manifest.geo.file, manifest.names.file, manifest.places.file];
   for (const entry of listed) {
     if (!/^[A-Za-z0-9._-]+$/.test(entry.name) || entry.name.startsWith(".")) throw new ManifestError(manifestPath, `"${entry.name}" is not a file name in the data folder`);
     if (!SHA256_HEX.test(entry.sha256)) throw new ManifestError(manifestPath, `the sha256 of ${entry.name} is not 64 lowercase hex digits`);

@@ -33,7 +33,7 @@ const CASES: [number, number, number][] = [
 ];
 
 async function expected(lat: number, lng: number, at: number) {
-  const spec = await (await fetch(`${server.url}/coordinates/${lat},${lng}?at=${at}`)).json();
+  const spec = (await (await fetch(`${server.url}/coordinates/${lat},${lng}?at=${at}`)).json()) as { timezone: string; raw_offset: number; dst_offset: number };
   return { status: "OK", timeZoneId: spec.timezone, rawOffset: spec.raw_offset, dstOffset: spec.dst_offset };
 }
 

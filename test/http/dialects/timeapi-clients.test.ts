@@ -103,7 +103,7 @@ describe("timeapi.io clients", () => {
         expect([ip, ret, offset]).toEqual([ip, -1, -99999]);
         continue;
       }
-      const utcOffset = (await spec.json()).utc_offset as string;
+      const utcOffset = ((await spec.json()) as { utc_offset: string }).utc_offset;
       const seconds = (utcOffset[0] === "-" ? -1 : 1) * (Number(utcOffset.slice(1, 3)) * 3600 + Number(utcOffset.slice(4, 6)) * 60);
       expect([ip, ret, offset]).toEqual([ip, 0, seconds]);
     }
@@ -117,7 +117,7 @@ describe("timeapi.io clients", () => {
     const amsterdam = await getTimeData();
     expect(amsterdam.timeZone).toBe("Europe/Amsterdam");
     expect(amsterdam.standardUtcOffset.seconds).toBe(3600);
-    const spec = await (await fetch(`${server.url}/timezone/America/St_Johns`)).json();
+    const spec = (await (await fetch(`${server.url}/timezone/America/St_Johns`)).json()) as { raw_offset: number; dst_offset: number; dst: boolean };
     const stJohns = await getTimeData("America/St_Johns");
     expect([stJohns.currentUtcOffset.seconds, stJohns.isDayLightSavingActive]).toEqual([spec.raw_offset + spec.dst_offset, spec.dst]);
   });

@@ -30,7 +30,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.stop());
 
-const spec = async (path: string) => (await fetch(`${server.url}${path}`)).json();
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const spec = async (path: string): Promise<any> => (await fetch(`${server.url}${path}`)).json();
 
 describe("TimeZoneDB clients", () => {
   test("npm timezonedb 1.0.2 (installed from npm): get by zone and position, list, convert, its FAILED error", async () => {
