@@ -7,8 +7,11 @@
 //
 // JSON as Google writes it: keys sorted, three-space indent, " : " between key and value,
 // integer offsets. XML: one-space indent, offsets with seven decimals, snake_case names.
+// timeZoneId is CLDR's canonical id (Asia/Calcutta), timeZoneName CLDR's long name in force
+// at the instant, localized (names/), as Google's are.
 
-import { formatOffset } from "../../../core/time-format.ts";
+import { resolveLocale } from "../../../names/locale-tag.ts";
+import type { Locale, NamesTable } from "../../../names/names-table.ts";
 import { zoneStateAt } from "../../../time-object/zone-state.ts";
 import { HttpError } from "../../http-errors.ts";
 import type { Dialect, DialectErrorContext, RouteRequest } from "../../routes.ts";
@@ -16,25 +19,6 @@ import { degreesOf, queryMap, xmlEscape, zonesAtPoint } from "../lookups.ts";
 import { MAX_SECONDS, MIN_SECONDS } from "../../at-param.ts";
 
 export type Output = "json" | "xml";
-
-/**
- * CLDR's long name of a zone in force at an instant (TR35: the metazone's standard or
- * daylight name, zone overrides, fallbacks), localized; null when the names data has none.
- * The names work supplies it (setLongNameLookup); without it the answer is TR35's last
- * fallback, the localized GMT format.
- */
-export type LongNameLookup = (zoneName: string, seconds: number, isDst: boolean, language: string) => string | null;
-/** CLDR's canonical id of a tz name ("the first alias in timezone.xml": Asia/Calcutta). */
-export type CanonicalIdLookup = (zoneName: string) => string;
-
-let longName: LongNameLookup = () => null;
-let canonicalId: CanonicalIdLookup = (name) => name;
-export function setLongNameLookup(lookup: LongNameLookup): void {
-  longName = lookup;
-}
-export function setCanonicalIdLookup(lookup: CanonicalIdLookup): void {
-  canonicalId = lookup;
-}
 
 const TYPES: Record<Output, string> = { json: "application/json; charset=UTF-8", xml: "application/xml; charset=UTF-8" };
 const NUMBER = /^[+-]?(?:\d{1,20}(?:\.\d{0,20})?|\.\d{1,20})(?:[eE][+-]?\d{1,3})?$/;
@@ -76,8 +60,30 @@ function acceptLanguage(header: string | null): string | null {
   return LANGUAGE.test(first) ? first : null;
 }
 
-/** GMT+05:30 / GMT: TR35's localized GMT format in English, the last fallback of a long name. */
-const gmtFormat = (utoff: number) => (utoff === 0 ? "GMT" : `GMT${formatOffset(utoff)}`);
+/** Google's codes that are not CLDR's (Hebrew is still `iw` there). */
+const GOOGLE_LANGUAGES: Record<string, string> = { iw: "he" };
+
+/**
+ * The CLDR locale of `language`, else of Accept-Language's first tag, else English: "if a
+ * name is not available in the preferred language, the API uses the closest match".
+ */
+function localeOf(names: NamesTable, language: string | null | undefined, acceptLanguage: string | null): Locale {
+  for (const tag of [language, acceptLanguage, "en"]) {
+    if (!tag) continue;
+    try {
+      return resolveLocale(names, GOOGLE_LANGUAGES[tag.toLowerCase()] ?? tag);
+    } catch {
+      // Not a language CLDR has: the next candidate.
+    }
+  }
+  throw new Error("CLDR has no English names"); // names.bin always holds "en" (load-data.ts checks the table)
+}
+
+/** CLDR's canonical id of a tz name ("the first alias in timezone.xml": Asia/Calcutta for Asia/Kolkata), as Google answers it. */
+function cldrId(names: NamesTable, name: string): string {
+  const zone = names.zoneOf(name);
+  return zone < 0 ? name : names.zoneId(zone);
+}
 
 export const timezone = (output: Output) => (request: RouteRequest): Response => {
   const { data } = request;
@@ -94,14 +100,15 @@ export const timezone = (output: Output) => (request: RouteRequest): Response =>
   // Years 0001-9999 (the Go SDK's test sends -62135596800, 0001-01-01); no local time is printed.
   if (!(seconds >= MIN_SECONDS && seconds <= MAX_SECONDS)) throw invalidRequest("Invalid request. Invalid 'timestamp' parameter.");
   const languageParam = query.get("language");
-  const language = (languageParam && LANGUAGE.test(languageParam) ? languageParam : null) ?? acceptLanguage(request.header("accept-language")) ?? "en";
+  const locale = localeOf(data.names, languageParam && LANGUAGE.test(languageParam) ? languageParam : null, acceptLanguage(request.header("accept-language")));
   const zone = zonesAtPoint(data, lat, lng)[0]!;
   const canonical = data.zones.zoneName(zone.zone);
   // The boundary data's open sea (Etc/GMT-3): Google has no zone there.
   if (canonical.startsWith("Etc/")) return statusAnswer(data, request.head, output, "ZERO_RESULTS", null);
   const state = zoneStateAt(data.zones, zone.zone, seconds);
-  const name = longName(zone.name, seconds, state.isdst, language) ?? gmtFormat(state.utoff);
-  const id = canonicalId(zone.name);
+  // The specific long name in force at the instant (Intl's timeZoneName "long", TR35's fallbacks).
+  const name = data.namer.longNameAt(zone.name, seconds, locale, "specific")!;
+  const id = cldrId(data.names, zone.name);
   return send(data, request.head, output,
     [["dstOffset", state.dstOffset], ["rawOffset", state.stdoff], ["status", "OK"], ["timeZoneId", id], ["timeZoneName", name]],
     [["status", "OK"], ["raw_offset", state.stdoff], ["dst_offset", state.dstOffset], ["time_zone_id", id], ["time_zone_name", name]]);
