@@ -137,6 +137,18 @@ describe("TimeZoneDB", () => {
     expect(kolkata.zones.map((z: { zoneName: string }) => z.zoneName)).toEqual(["Asia/Kolkata"]);
   });
 
+  test("abbreviations as zones (names' /timezone?q= index), by=city (places' index)", async () => {
+    const cdt = JSON.parse((await get("/v2.1/get-time-zone?key=k&format=json&by=zone&zone=CDT&time=1752000000")).body);
+    expect([cdt.zoneName, cdt.abbreviation]).toEqual(["America/Chicago", "CDT"]);
+    const pst = JSON.parse((await get("/v2.1/convert-time-zone?key=k&format=json&from=PST&to=AEST&time=1752000000")).body);
+    expect([pst.fromZoneName, pst.toZoneName]).toEqual(["America/Los_Angeles", "Australia/Sydney"]);
+    const portland = JSON.parse((await get("/v2.1/get-time-zone?key=k&format=json&by=city&country=US&city=Portland&region=Maine&time=1752000000")).body);
+    expect(portland.zones[0]).toMatchObject({ cityName: "Portland", regionName: "Maine", zoneName: "America/New_York", gmtOffset: -14400 });
+    const paris = JSON.parse((await get("/v2.1/get-time-zone?key=k&format=json&by=city&country=FR&city=Paris&time=1752000000")).body);
+    expect(paris.zones[0]).toMatchObject({ cityName: "Paris", zoneName: "Europe/Paris", countryCode: "FR" });
+    expect(paris.currentPage).toBe(1);
+  });
+
   test("convert-time-zone: LA to Sydney, offset 61200 (api-evangelist's example)", async () => {
     const body = JSON.parse((await get("/v2.1/convert-time-zone?key=k&format=json&from=America/Los_Angeles&to=Australia/Sydney&time=1464793200")).body);
     expect(body.offset).toBe(61200);

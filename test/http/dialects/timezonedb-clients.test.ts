@@ -53,6 +53,8 @@ describe("TimeZoneDB clients", () => {
     expect(zones.every((z: { countryCode: string; zoneName: string }) => z.countryCode === "AR" && z.zoneName.startsWith("America/Argentina/"))).toBe(true);
     const conversion = await tzdb.convertTimeZone(cfg, { from: "America/Los_Angeles", to: "Australia/Sydney", time: 1464793200 });
     expect([conversion.offset, conversion.fromAbbreviation, conversion.toAbbreviation, conversion.toFormatted]).toEqual([61200, "PDT", "AEST", "2016-06-02 01:00:00"]);
+    const cities = await tzdb.getTimeZoneByCity(cfg, { country: "AU", city: "Perth", time: at });
+    expect(cities[0]).toMatchObject({ zoneName: "Australia/Perth", gmtOffset: 28800, countryCode: "AU" });
     const refused = await tzdb.getTimeZoneByZone(cfg, { zone: "Nowhere/Land" }).then(() => null, (e: Error) => e);
     expect(refused?.constructor.name).toBe("ApiRequestError");
   }, 120_000);

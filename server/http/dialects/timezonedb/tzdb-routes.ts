@@ -1,7 +1,7 @@
 // TimeZoneDB's endpoints at its own paths, /v2.1/ and /v2/ (rows in ../dialect-routes.ts):
 //
 //   get-time-zone?by=zone&zone=       a name, or an abbreviation (CDT, PST)
-//   get-time-zone?by=position&lat=&lng=, by=ip&ip=, by=city&country=&city=
+//   get-time-zone?by=position&lat=&lng=, by=ip&ip=, by=city&country=&city=[&region=&page=] (places/)
 //   list-time-zone?country=&zone=     zone.tab's names, `*` as a wildcard (America/*)
 //   convert-time-zone?from=&to=&time=
 //   ...each with time= (unix seconds, UTC), format=xml|json, fields=, callback=; key ignored.
@@ -21,13 +21,8 @@ import { failed, narrow, outputOptions, render, type Row, type Value } from "./t
 
 export type ApiVersion = "v2" | "v2.1";
 
-/** A city search (the places work's searchPlaces): the zones of places named `city` in `country` (`*` a wildcard). */
-export type CityLookup = (data: ApiData, country: string, city: string, region: string | null) => { zone: ResolvedName; city: string; region: string }[];
-let cityLookup: CityLookup | null = null;
-/** process/ or a test plugs the places lookup in; until then by=city answers FAILED. */
-export function setCityLookup(lookup: CityLookup | null): void {
-  cityLookup = lookup;
-}
+/** by=city answers a page of this many places (UNVERIFIED: abrihter's docstring says 10, jdforsythe's 25). */
+const CITY_PAGE = 10;
 
 const UNIX = /^-?\d{1,12}$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
@@ -43,9 +38,9 @@ function instantOf(request: RouteRequest, query: Map<string, string | null>): In
 }
 
 /** A name, else an abbreviation at that instant. */
-function zoneOrAbbreviation(data: ApiData, text: string | null | undefined, at: number): ResolvedName {
+function zoneOrAbbreviation(data: ApiData, text: string | null | undefined): ResolvedName {
   if (!text) throw failed("Invalid zone.");
-  const zone = zoneByName(data, text) ?? zoneOfAbbreviation(data, text, at);
+  const zone = zoneByName(data, text) ?? zoneOfAbbreviation(data, text);
   if (zone === null) throw failed("Record not found.");
   return zone;
 }
@@ -73,6 +68,33 @@ export function zoneRow(data: ApiData, zone: ResolvedName, at: number, version: 
   return row;
 }
 
+/**
+ * by=city: places named `city` (a trailing `*` is the prefix search places already does) in
+ * `country`, `region` (a first-level region's name) narrowing them when it matches; a page
+ * of `zones`, each a get-time-zone row with its city and region, as the npm client reads it.
+ */
+function byCity(request: RouteRequest, query: Map<string, string | null>, at: number, version: ApiVersion): { row: Row; list: Row[] } {
+  const { data } = request;
+  const code = (query.get("country") ?? "").toUpperCase();
+  const city = (query.get("city") ?? "").replace(/\*+$/, "").trim();
+  if (!COUNTRY.test(code) || city === "" || city.length > 100) throw failed("Invalid country or city.");
+  const pageText = query.get("page") ?? "1";
+  const page = /^\d{1,4}$/.test(pageText) ? Number(pageText) : 0;
+  if (page < 1) throw failed("Invalid page.");
+  let places = data.places.searchPlaces(city, { country: code, limit: 100 });
+  const region = query.get("region")?.toLowerCase();
+  if (region) {
+    const inRegion = places.filter((p) => p.admin1?.toLowerCase() === region);
+    if (inRegion.length > 0) places = inRegion;
+  }
+  if (places.length === 0) throw failed("Record not found.");
+  const pages = Math.ceil(places.length / CITY_PAGE);
+  if (page > pages) throw failed("Record not found.");
+  const list = places.slice((page - 1) * CITY_PAGE, page * CITY_PAGE).map((place) =>
+    zoneRow(data, data.zones.resolve(place.timezone)!, at, version, { city: place.name, region: place.admin1 ?? "" }).slice(2));
+  return { row: [["status", "OK"], ["message", ""], ["totalPage", pages], ["currentPage", page]], list };
+}
+
 export const getTimeZone = (version: ApiVersion) => (request: RouteRequest): Response => {
   const { data } = request;
   const query = queryMap(request.query, false);
@@ -80,9 +102,8 @@ export const getTimeZone = (version: ApiVersion) => (request: RouteRequest): Res
   const at = instantOf(request, query).seconds;
   const by = query.get("by");
   let zone: ResolvedName;
-  let place = { city: "", region: "" };
   if (by === "zone") {
-    zone = zoneOrAbbreviation(data, query.get("zone"), at);
+    zone = zoneOrAbbreviation(data, query.get("zone"));
   } else if (by === "position") {
     const lat = degreesOf(query.get("lat") ?? undefined, 90);
     const lng = degreesOf(query.get("lng") ?? undefined, 180);
@@ -94,18 +115,12 @@ export const getTimeZone = (version: ApiVersion) => (request: RouteRequest): Res
     if (found === null) throw failed("Record not found.");
     zone = found;
   } else if (by === "city") {
-    const code = query.get("country") ?? "";
-    const city = query.get("city") ?? "";
-    if (!COUNTRY.test(code) || city === "") throw failed("Invalid country or city.");
-    if (cityLookup === null) throw failed("City lookup is not available.");
-    const found = cityLookup(data, code.toUpperCase(), city, query.get("region") || null);
-    if (found.length === 0) throw failed("Record not found.");
-    ({ zone } = found[0]!);
-    place = { city: found[0]!.city, region: found[0]!.region };
+    const { row, list } = byCity(request, query, at, version);
+    return render(data, request.head, options, row, list.map((r) => narrow(r, options.fields)));
   } else {
     throw failed("Invalid by value. Use zone, position, city or ip.");
   }
-  return render(data, request.head, options, narrow(zoneRow(data, zone, at, version, place), options.fields));
+  return render(data, request.head, options, narrow(zoneRow(data, zone, at, version), options.fields));
 };
 
 let listCache: { data: ApiData; rows: { code: string; name: string; zone: ResolvedName }[] } | null = null;
@@ -178,8 +193,8 @@ export function convertTimeZone(request: RouteRequest): Response {
   const query = queryMap(request.query, false);
   const options = outputOptions(query);
   const at = instantOf(request, query).seconds;
-  const from = zoneOrAbbreviation(data, query.get("from"), at);
-  const to = zoneOrAbbreviation(data, query.get("to"), at);
+  const from = zoneOrAbbreviation(data, query.get("from"));
+  const to = zoneOrAbbreviation(data, query.get("to"));
   const a = zoneStateAt(data.zones, from.zone, at);
   const b = zoneStateAt(data.zones, to.zone, at);
   const row: Row = [["status", "OK"], ["message", ""], ["fromZoneName", from.name], ["fromAbbreviation", a.abbr],
