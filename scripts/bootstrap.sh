@@ -2,7 +2,8 @@
 # Sets up a fresh machine (Debian with Node and npm) for zonetime: Bun, the project's
 # pinned packages, and with --test the system tools the tests use as references or
 # drivers (zic and zdump from libc-bin, make and awk for IANA's Makefile, openssl, curl,
-# python3, wrk, slowhttptest, and Debian's Chromium for the browser tests).
+# python3, wrk, slowhttptest, Debian's Chromium for the browser tests, and gcc, libcjson and
+# python3-requests for the dialects' third-party clients).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +23,10 @@ if $want_test_tools; then
   need openssl openssl
   need curl curl
   need python3 python3
+  # The dialects' real clients (test/http/dialects/): SenseCAP's C parser, the Python SDKs' requests.
+  need gcc gcc
+  [ -f /usr/include/cjson/cJSON.h ] || missing+=(libcjson-dev)
+  python3 -c 'import requests' 2>/dev/null || missing+=(python3-requests)
   need wrk wrk
   need slowhttptest slowhttptest
   [ -x /usr/bin/chromium ] || missing+=(chromium)
