@@ -2,8 +2,8 @@
 # Sets up a fresh machine (Debian with Node and npm) for zonetime: Bun, the project's
 # pinned packages, and with --test the system tools the tests use as references or
 # drivers (zic and zdump from libc-bin, make and awk for IANA's Makefile, openssl, curl,
-# python3, wrk, slowhttptest, Debian's Chromium for the browser tests, and gcc, libcjson and
-# python3-requests for the dialects' third-party clients).
+# python3, wrk, slowhttptest, faketime for the clock-offset clients, Debian's Chromium for
+# the browser tests, and gcc, libcjson and python3-requests for the dialects' third-party clients).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +29,7 @@ if $want_test_tools; then
   python3 -c 'import requests' 2>/dev/null || missing+=(python3-requests)
   need wrk wrk
   need slowhttptest slowhttptest
+  need faketime faketime
   [ -x /usr/bin/chromium ] || missing+=(chromium)
 fi
 if [ ${#missing[@]} -gt 0 ]; then

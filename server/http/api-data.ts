@@ -10,6 +10,7 @@ import { TimeObjectRenderer } from "../time-object/renderer.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
 import type { NamesTable } from "../names/names-table.ts";
 import { ZoneNamer } from "../names/zone-namer.ts";
+import { AnswerCache } from "./answer-cache.ts";
 import { Responses } from "./responses.ts";
 
 /** generated/ as server/process/load-data.ts reads it: plain data, nothing of HTTP. */
@@ -32,19 +33,30 @@ export interface ApiData extends Tables {
   renderer: TimeObjectRenderer;
   /** Localized zone names at an instant, as ICU gives them (`?lang=`). */
   namer: ZoneNamer;
+  /** Cacheable answers of this data version, encoded, with their ETags (answer-cache.ts). */
+  answers: AnswerCache;
 }
+
+/** ANSWER_CACHE_BYTES's default: per worker process. */
+export const DEFAULT_ANSWER_CACHE_BYTES = 4 * 1024 * 1024;
+/** Bumped when an answer's bytes change for the same data (a format change): old ETags then stop matching. */
+const ANSWER_FORMAT = 1;
 
 /** HTTP Strict Transport Security for a year, on every HTTPS answer. */
 const HSTS = "max-age=31536000; includeSubDomains";
 
 /** The tables made ready to answer from: headers carrying their version, the list ETag, the renderer's templates. */
-export function apiData(tables: Tables, tls: boolean): ApiData {
-  const fingerprint = Bun.hash(tables.zones.names.join("\n")).toString(16);
+export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT_ANSWER_CACHE_BYTES): ApiData {
+  // The data version: the release, and what the build wrote (the manifest's checksums and build
+  // time; without a manifest, the names), so that an ETag changes whenever an answer may.
+  const built = tables.manifest === null ? tables.zones.names.join("\n") : JSON.stringify(tables.manifest);
+  const fingerprint = Bun.hash(`${ANSWER_FORMAT}\n${built}`).toString(36);
   const extraHeaders: Record<string, string> = tls ? { "Strict-Transport-Security": HSTS } : {};
   return {
     ...tables,
-    responses: new Responses(tables.zones.tzdbVersion, fingerprint, extraHeaders),
+    responses: new Responses(tables.zones.tzdbVersion, extraHeaders),
     renderer: new TimeObjectRenderer(tables.zones),
     namer: new ZoneNamer(tables.zones, tables.names),
+    answers: new AnswerCache(answerCacheBytes, `tz-${tables.zones.tzdbVersion}-${fingerprint}`),
   };
 }

@@ -18,9 +18,14 @@ import { checkLocalYears, invalidAt, parseAt } from "./at-param.ts";
 import { parseCoordinates } from "./coordinates-param.ts";
 import { badRequest, MALFORMED_IP, MALFORMED_PATH, NOT_FOUND, UNKNOWN_LOCATION } from "./http-errors.ts";
 import { queryParam, safeDecode } from "./request-target.ts";
+import { cacheableAnswer } from "./cacheable-answer.ts";
+import { listBody } from "./responses.ts";
 import type { RouteRequest } from "./routes.ts";
 import { withTimezoneName } from "./lang-param.ts";
 import { countryZones, searchZones } from "../names/zone-search.ts";
+
+/** Lists change only with the data. */
+const LIST_MAX_AGE = 3600;
 
 /** A name longer than this is no name: refuse it before any work. */
 const MAX_NAME_LENGTH = 64;
@@ -34,11 +39,11 @@ export function timezoneList(request: RouteRequest): Response {
     if (country === null || q === null) throw badRequest("bad_parameter", "invalid query: broken percent-encoding");
     if (country !== undefined || q !== undefined) {
       const names = country !== undefined ? countryZones(data.names, country) : searchZones(data.names, q!);
-      const body = request.format === "json" ? JSON.stringify(names) : names.map((n) => `${n}\n`).join("");
-      return data.responses.cacheable(body, request.format, request.head, request.ifNoneMatch(), 86400);
+      const key = `names|${request.format}|${country !== undefined ? `country=${country}` : `q=${q}`}`;
+      return cacheableAnswer(request, key, 86400, () => (request.format === "json" ? JSON.stringify(names) : names.map((n) => `${n}\n`).join("")));
     }
   }
-  return data.responses.list(data.zones.names, request.format, request.head, request.ifNoneMatch());
+  return cacheableAnswer(request, `list|${request.format}|`, LIST_MAX_AGE, () => listBody(request.data.zones.names, request.format));
 }
 
 /** A raw `{name*}` parameter decoded, with the refusals every name route shares (no lookup). */
@@ -68,9 +73,16 @@ export function timezoneName(request: RouteRequest): Response {
   const name = nameParam(request.params[0]!);
   const resolved = zones.resolve(name);
   if (resolved) return timeObjectOf(request, resolved);
-  const under = namesUnder(zones, name);
-  if (under.length > 0) return responses.list(under, request.format, request.head, request.ifNoneMatch());
-  throw UNKNOWN_LOCATION();
+  // Each list its own answer (and ETag), named by its folded prefix; a prefix with no names is 404.
+  const folded = asciiLowerCase(name);
+  if (folded === null || folded === "") throw UNKNOWN_LOCATION();
+  const key = `list|${request.format}|${folded}`;
+  let under: string[] | null = null;
+  if (request.data.answers.get(key) === undefined) {
+    under = namesUnder(zones, folded);
+    if (under.length === 0) throw UNKNOWN_LOCATION();
+  }
+  return cacheableAnswer(request, key, LIST_MAX_AGE, () => listBody(under ?? namesUnder(zones, folded), request.format));
 }
 
 function timeObjectOf(request: RouteRequest, resolved: ResolvedName): Response {
@@ -152,10 +164,8 @@ function instantOf(request: RouteRequest, name: ResolvedName): Instant {
   return instant;
 }
 
-/** Names under a prefix such as `America` or `america/argentina`, canonical casing. */
-function namesUnder(zones: ZoneTable, prefix: string): string[] {
-  const folded = asciiLowerCase(prefix);
-  if (folded === null || folded === "") return [];
+/** Names under a prefix such as `america` or `america/argentina` (ASCII-folded), canonical casing. */
+function namesUnder(zones: ZoneTable, folded: string): string[] {
   const lower = `${folded}/`;
   return zones.names.filter((n) => n.toLowerCase().startsWith(lower));
 }

@@ -6,7 +6,7 @@ import { ClockCheck } from "../ops/clock-check.ts";
 import { Metrics, type MetricsSnapshot } from "../ops/metrics.ts";
 import type { Cidr } from "../ip/cidr.ts";
 import { apiData, type ApiData, type Tables } from "./api-data.ts";
-import { RateLimiter, type RateLimitConfig } from "./rate-limiter.ts";
+import { RateLimiter, type RateLimit, type RateLimitConfig } from "./rate-limiter.ts";
 import { ROUTE_LABELS } from "./routes.ts";
 import { StaticSite } from "./static-site.ts";
 
@@ -16,6 +16,8 @@ export interface HttpConfig {
   /** The one header the trusted proxies write, lower case (TRUST_PROXY_HEADER). */
   trustProxyHeader: string;
   rateLimit: RateLimitConfig | null;
+  /** ANSWER_CACHE_BYTES: the answer cache's budget per worker (answer-cache.ts); 0 keeps nothing. */
+  answerCacheBytes?: number;
   accessLog: boolean;
   /** Worker processes configured (reported in /metrics). */
   workers: number;
@@ -28,7 +30,8 @@ export interface AppState {
   data: ApiData;
   clock: Clock;
   config: HttpConfig;
-  limiter: RateLimiter | null;
+  /** The client budgets (rate-limiter.ts): any RateLimit, whatever keeps its state. */
+  limiter: RateLimit | null;
   metrics: Metrics;
   /** Set on SIGTERM: every answer carries `Connection: close`, readiness fails. */
   draining: boolean;
@@ -39,15 +42,15 @@ export interface AppState {
   site: StaticSite | null;
   /** The serving clock compared with the system clock: a divergence fails readiness. */
   clockCheck: ClockCheck;
-  /** In a supervisor's worker: the whole instance's counts, collected at scrape time (ops/metrics-exchange.ts). */
-  instanceMetrics: (() => Promise<MetricsSnapshot>) | null;
+  /** In a supervisor's worker: the whole instance's counts, read from the shared metrics board (ops/metrics-exchange.ts); throws MetricsUnavailable. */
+  instanceMetrics: (() => MetricsSnapshot) | null;
 }
 
 /** `rateMemory`: the rate table's memory, shared by an instance's workers (private when alone). */
 export function createAppState(tables: Tables, clock: Clock, config: HttpConfig, workerId = "0", rateMemory?: ArrayBuffer): AppState {
   const metrics = new Metrics(ROUTE_LABELS);
   return {
-    data: apiData(tables, config.tls !== null),
+    data: apiData(tables, config.tls !== null, config.answerCacheBytes),
     clock,
     config,
     limiter: config.rateLimit ? new RateLimiter(config.rateLimit, rateMemory) : null,

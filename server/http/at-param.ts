@@ -20,10 +20,10 @@ export const invalidAt = () => badRequest("bad_at",
   "invalid at: use unix seconds (up to 6 fraction digits) or an RFC 3339 instant such as 2026-11-21T10:00:00Z");
 const outOfRange = () => badRequest("bad_at", "at out of range: years 0001-9999 only");
 
-/** Refuses an instant whose local time in `zone` (`utoff` seconds east of UTC) is outside years 0001-9999. */
-export function checkLocalYears(instant: Instant, utoff: number, zone: string): void {
+/** Refuses an instant whose local time in `zone` (`utoff` seconds east of UTC) is outside years 0001-9999; the error names `param`. */
+export function checkLocalYears(instant: Instant, utoff: number, zone: string, param: "at" | "time" = "at"): void {
   if (!inRfc3339Years(instant.seconds + utoff)) {
-    throw badRequest("bad_at", `at out of range: the local time in ${zone} at that instant is outside years 0001-9999`);
+    throw badRequest(`bad_${param}`, `${param} out of range: the local time in ${zone} at that instant is outside years 0001-9999`);
   }
 }
 

@@ -7,6 +7,18 @@
 // nginx, ALB and ingress-nginx append to X-Forwarded-For and pass a client's `Forwarded`
 // through untouched, so believing both would let a client choose its own address.
 //
+// Only the socket peer earns what a socket peer may: a loopback peer (a health check, the
+// operator, a proxy on the same host speaking for itself) is never rate limited; the same
+// address read from a header is limited like any other (issue 17, F9).
+//
+// The shorthands `private` and `loopback` name where the ONE proxy in front may connect
+// from, not where proxies are: clients live in those ranges too (a pod, a host on the
+// VPN, a CGNAT subscriber in 100.64.0.0/10), and a client's own header text reaches us
+// through its proxy, to the left of the hop that proxy appends. So a hop a header names is
+// walked past only when it matches an address or range listed explicitly; otherwise a
+// client in a private range could choose its client_ip by prepending
+// (`X-Forwarded-For: 8.8.8.8` arrives as `8.8.8.8, 100.64.1.1`).
+//
 // A hop that is not an address (RFC 7239's `unknown`, an obfuscated `_name`, garbage)
 // ends the walk there: the client is then unidentified (no address), and rate limits
 // count it in a bucket named for the trusted hop that reported it. It never falls back
@@ -69,6 +81,18 @@ function headerHops(headerName: string, value: string): string[] {
 }
 
 const isTrusted = (address: IpAddress, trusted: readonly Cidr[]) => trusted.some((c) => cidrContains(c, address));
+/** A hop a header names is a proxy only by an explicit entry (see the top of this file). */
+const isTrustedHop = (address: IpAddress, trusted: readonly Cidr[]) => trusted.some((c) => c.shorthand === undefined && cidrContains(c, address));
+
+/** A loopback socket peer, as peerAddress() prints it (IPv4-mapped shown as IPv4). */
+export function isLoopbackPeer(peer: string): boolean {
+  return peer.startsWith("127.") || peer === "::1";
+}
+
+/** The client of a request whose socket peer is the client itself. */
+function direct(peer: string | null): Client {
+  return { address: peer, limitKey: peer === null || isLoopbackPeer(peer) ? null : peer };
+}
 
 /** The proxy settings the walk needs (server/process/config.ts reads them). */
 export interface ProxyTrust {
@@ -83,19 +107,20 @@ export interface Client {
   address: string | null;
   /**
    * What the rate limit counts the request against: the address, or for a client a
-   * trusted proxy could not identify, `unidentified via <that proxy>`; null only without
-   * a socket.
+   * trusted proxy could not identify, `unidentified via <that proxy>`; null (never
+   * limited) for a loopback socket peer or without a socket, never for an address a
+   * header names.
    */
   limitKey: string | null;
 }
 
 /** The client, given the socket peer and the request's headers. */
 export function resolveClient(peer: string | null, headers: { get(name: string): string | null }, trust: ProxyTrust): Client {
-  if (peer === null || trust.trusted.length === 0) return { address: peer, limitKey: peer };
+  if (peer === null || trust.trusted.length === 0) return direct(peer);
   const peerIp = parseIp(peer);
-  if (!peerIp || !isTrusted(peerIp, trust.trusted)) return { address: peer, limitKey: peer };
+  if (!peerIp || !isTrusted(peerIp, trust.trusted)) return direct(peer);
   const value = headers.get(trust.header);
-  if (value === null) return { address: peer, limitKey: peer }; // the proxy itself (or a health check beside it)
+  if (value === null) return direct(peer); // the proxy itself (or a health check beside it)
   const hops = headerHops(trust.header, value);
   // `reporter` is the nearest trusted hop so far: the one that wrote the hop being read.
   let reporter = peer;
@@ -103,7 +128,7 @@ export function resolveClient(peer: string | null, headers: { get(name: string):
     const hop = parseHop(hops[i]!);
     if (!hop) return { address: null, limitKey: `unidentified via ${reporter}` };
     const address = formatIp(hop);
-    if (!isTrusted(hop, trust.trusted) || i === 0) return { address, limitKey: address };
+    if (!isTrustedHop(hop, trust.trusted) || i === 0) return { address, limitKey: address };
     reporter = address;
   }
   return { address: null, limitKey: `unidentified via ${reporter}` }; // not reached: a split has one hop at least

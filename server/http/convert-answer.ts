@@ -69,9 +69,13 @@ export function convertInstant(zones: ZoneTable, from: ResolvedName, time: strin
   return { seconds: resolution.instant, micros: local.micros };
 }
 
+/** Both answers print local date-times: each must fall in years 0001-9999 (see at-param.ts); the error names `time`. */
+export function checkConvertYears(zones: ZoneTable, from: ResolvedName, to: ResolvedName, instant: Instant): void {
+  for (const name of [from, to]) checkLocalYears(instant, zones.periodAt(name.zone, instant.seconds).type.utoff, name.name, "time");
+}
+
 export function convertBody(zones: ZoneTable, from: ResolvedName, to: ResolvedName, instant: Instant, profile: Profile, format: "json" | "text"): string {
-  // Both answers print local date-times: each must fall in years 0001-9999 (see at-param.ts).
-  for (const name of [from, to]) checkLocalYears(instant, zones.periodAt(name.zone, instant.seconds).type.utoff, name.name);
+  checkConvertYears(zones, from, to, instant);
   const a = buildTimeObject(zones, from, instant, null, profile);
   const b = buildTimeObject(zones, to, instant, null, profile);
   if (format === "json") return `{"from":${timeObjectJson(a)},"to":${timeObjectJson(b)}}`;

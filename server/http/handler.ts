@@ -7,45 +7,43 @@ import type { Server } from "bun";
 import { logError, logEvent } from "../core/log.ts";
 import { acceptsHtml } from "./accepts-html.ts";
 import type { AppState } from "./app-state.ts";
-import { peerAddress, resolveClient } from "./client-address.ts";
-import { HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
+import { isLoopbackPeer, peerAddress, resolveClient } from "./client-address.ts";
+import { DUPLICATE_HOST, HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
 import { ALLOWED_METHODS, ALLOWED_WITH_POST } from "./responses.ts";
 import { ZonetimeError } from "../core/errors.ts";
 import type { RateDecision } from "./rate-limiter.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
 import type { RawPath } from "./raw-path-guard.ts";
 import { API_PREFIX, matchRoute, REFUSED_PATH, type RouteMatch, type RouteRequest } from "./routes.ts";
-import { metrics, metricsResponse } from "./service-routes.ts";
 import { PAGE_SECURITY_HEADERS } from "./static-site.ts";
 
 export { createAppState, type AppState } from "./app-state.ts";
 
 /**
- * Synchronous, except a worker's /metrics, which waits for the other workers' counts.
+ * Synchronous, every answer (/metrics included: an async answer breaks a pipelined
+ * request behind it in Bun 1.4, issue 17 F10).
  * `raw`: what Bun's router saw of the path as sent (raw-path-guard.ts); absent when called directly.
  */
 export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: RawPath) => Response | Promise<Response>;
 
 export function createFetchHandler(state: AppState): FetchHandler {
   const trust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
+  // What the answer cost (routes.ts, RouteRequest.cost): one holder, the handler being synchronous.
+  const spent = { cost: 1 };
   return (req, server, raw) => {
     const started = performance.now();
     const target = requestTarget(req.url);
     const peer = peerAddress(req, server);
     let client = peer;
-    let limitKey = peer;
+    let limitKey = peer === null || isLoopbackPeer(peer) ? null : peer;
     if (trust.trusted.length > 0) ({ address: client, limitKey } = resolveClient(peer, req.headers, trust));
-    const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
-    if (match.route?.handle === metrics && state.instanceMetrics !== null && (req.method === "GET" || req.method === "HEAD")) {
-      const head = req.method === "HEAD";
-      return state.instanceMetrics().then(
-        (total) => metricsResponse(state, head, total),
-        (error) => {
-          logError("metrics_unavailable", error);
-          return state.data.responses.error(new HttpError("metrics_unavailable", 503, "metrics unavailable: the supervisor did not answer"), "json", head);
-        },
-      ).then((response) => finish(state, req.method, target.path, match, client, started, null, response));
+    // Two Host headers (which Bun joins with ", ") make the request invalid (RFC 9112 section 3.2): 400, and the connection ends.
+    const host = req.headers.get("host");
+    if (host !== null && host.indexOf(",") >= 0) {
+      const refused = state.data.responses.error(DUPLICATE_HOST(), "json", req.method === "HEAD", { Connection: "close" });
+      return finish(state, req.method, target.path, REFUSED_PATH, client, started, null, refused);
     }
+    const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
     let response: Response | Promise<Response>;
     let decision: RateDecision | null = null;
     const failed = (error: unknown) => {
@@ -53,8 +51,11 @@ export function createFetchHandler(state: AppState): FetchHandler {
       return internalError(state);
     };
     try {
-      decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey) : null;
-      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, target, match, client, state);
+      // Admitted while the client has a token, charged 1; the rest of an answer's cost once it is known.
+      spent.cost = 1;
+      decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey, 1) : null;
+      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, target, match, client, state, spent);
+      if (decision?.allowed && spent.cost > 1) decision = state.limiter!.charge(limitKey, spent.cost - 1);
     } catch (error) {
       response = failed(error);
     }
@@ -101,7 +102,7 @@ function finish(state: AppState, method: string, path: string, match: RouteMatch
 /** A POST body larger than this is refused (timeapi.io's bodies are a few short strings). */
 const MAX_POST_BODY = 16 * 1024;
 
-function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState): Response | Promise<Response> {
+function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState, spent: { cost: number }): Response | Promise<Response> {
   const { responses } = state.data;
   const method = req.method;
   const head = method === "HEAD";
@@ -129,6 +130,7 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
         header: (name) => req.headers.get(name),
         data: state.data,
         clock: state.clock,
+        cost: 1,
       };
       if (post) {
         const declared = Number(req.headers.get("content-length") ?? 0);
@@ -143,7 +145,9 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
           throw error;
         });
       }
-      return route.handle(request, state);
+      const response = route.handle(request, state);
+      spent.cost = request.cost;
+      return response;
     }
     if (match.api) throw NOT_FOUND(); // an unknown path under /api
     return sitePage(target.path, head, () => req.headers.get("accept"), state);
@@ -167,7 +171,7 @@ function sitePage(path: string, head: boolean, accept: () => string | null, stat
     return responses.json(200, {
       service: "zonetime",
       tzdb: state.data.zones.tzdbVersion,
-      endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/api/... (WorldTimeAPI profile)", "/health", "/metrics", "/openapi.json"],
+      endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/clock?zones=", "/sync?t0=", "/api/... (WorldTimeAPI profile)", "/health", "/metrics", "/openapi.json"],
     }, "public, max-age=300", head);
   }
   const file = site.lookup(path);

@@ -14,3 +14,4 @@ export const MALFORMED_PATH = () => badRequest("malformed_path", "malformed path
 export const UNKNOWN_LOCATION = () => notFound("unknown_location", "unknown location");
 export const NOT_FOUND = () => notFound("not_found", "not found");
 export const METHOD_NOT_ALLOWED = () => new HttpError("method_not_allowed", 405, "method not allowed");
+export const DUPLICATE_HOST = () => badRequest("duplicate_host", "bad request: more than one Host header");

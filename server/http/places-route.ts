@@ -10,6 +10,7 @@ import { DEFAULT_LIMIT } from "../places/place-table.ts";
 import { badRequest } from "./http-errors.ts";
 import { queryParam } from "./request-target.ts";
 import type { RouteRequest } from "./routes.ts";
+import { cacheableAnswer } from "./cacheable-answer.ts";
 
 export const MAX_QUERY_LENGTH = 100;
 /** The answer changes only with the data. */
@@ -50,7 +51,7 @@ export function placesLimit(raw: string | undefined): number {
 
 /** `/places` */
 export function places(request: RouteRequest): Response {
-  const { places: table, responses } = request.data;
+  const { places: table } = request.data;
   const q = placesQuery(param(request, "q"));
   const limit = placesLimit(param(request, "limit"));
   const countryText = param(request, "country");
@@ -61,6 +62,6 @@ export function places(request: RouteRequest): Response {
   }
   const lang = param(request, "lang");
   if (lang !== undefined && (lang.length > 35 || !LANG_TAG.test(lang))) throw badRequest("bad_parameter", "invalid lang: a BCP 47 language tag, e.g. de or pt-BR");
-  const body = JSON.stringify(table.searchPlaces(q, { country, limit }));
-  return responses.cacheable(body, "json", request.head, request.ifNoneMatch(), MAX_AGE);
+  // lang does not change the answer yet (names are not localized): it is no part of the key.
+  return cacheableAnswer(request, `places|${country ?? ""}|${limit}|${q}`, MAX_AGE, () => JSON.stringify(table.searchPlaces(q, { country, limit })));
 }

@@ -27,12 +27,11 @@ export class Responses {
   // Headers instances, built once: Bun copies a Headers faster than a plain object.
   private readonly live: Record<Format, Headers>;
   private readonly errors: Record<Format, Record<string, string>>;
-  private readonly lists: Record<Format, Headers>;
-  private readonly tzdbVersion: string;
-  readonly listEtag: string;
+  private readonly cacheableHeaders = new Map<string, Record<string, string>>();
+  private readonly syncHeaders: Headers;
 
   /** `extraHeaders` go on every response (HSTS when serving TLS). */
-  constructor(tzdbVersion: string, listFingerprint: string, extraHeaders: Record<string, string> = {}) {
+  constructor(tzdbVersion: string, extraHeaders: Record<string, string> = {}) {
     this.base = {
       "Access-Control-Allow-Origin": "*",
       "Access-Control-Expose-Headers": `${TZDB_VERSION_HEADER}, ${OTHER_TIMEZONES_HEADER}, ETag, Retry-After, RateLimit, RateLimit-Policy`,
@@ -40,16 +39,17 @@ export class Responses {
       [TZDB_VERSION_HEADER]: tzdbVersion,
       ...extraHeaders,
     };
-    this.tzdbVersion = tzdbVersion;
-    this.listEtag = `"tz-${tzdbVersion}-${listFingerprint}"`;
     const make = (type: string, cache: Record<string, string>) => ({ ...this.base, "Content-Type": type, ...cache });
     this.errors = {
       json: make(JSON_TYPE, { "Cache-Control": "no-store" }),
       text: make(TEXT_TYPE, { "Cache-Control": "no-store" }),
     };
     this.live = { json: new Headers(this.errors.json), text: new Headers(this.errors.text) };
-    const listCache = { "Cache-Control": "public, max-age=3600", ETag: this.listEtag };
-    this.lists = { json: new Headers(make(JSON_TYPE, listCache)), text: new Headers(make(TEXT_TYPE, listCache)) };
+    this.syncHeaders = new Headers({
+      ...this.errors.json,
+      "Access-Control-Expose-Headers": `${this.base["Access-Control-Expose-Headers"]}, Server-Timing`,
+      "Timing-Allow-Origin": "*",
+    });
   }
 
   /** A time object: never cached, it is stale a microsecond later. */
@@ -62,7 +62,7 @@ export class Responses {
   timeObjectWithOthers(body: Uint8Array, format: Format, head: boolean, others: readonly string[]): Response {
     const headers = new Headers(this.live[format]);
     headers.set(OTHER_TIMEZONES_HEADER, others.join(", "));
-    return new Response(head ? null : body, { headers });
+    return answer(body, { headers }, head);
   }
 
   /** The headers of a time object (the benchmark's floor baseline sends the same). */
@@ -70,24 +70,46 @@ export class Responses {
     return this.live[format];
   }
 
-  /** A list of names: cacheable, revalidated by an ETag derived from the data version. */
-  list(names: readonly string[], format: Format, head: boolean, ifNoneMatch: string | null): Response {
-    if (ifNoneMatch !== null && etagMatches(ifNoneMatch, this.listEtag)) {
-      return new Response(null, { status: 304, headers: this.lists[format] });
+  /**
+   * /sync: the clock's timestamps. Never stored; `Timing-Allow-Origin` and `Server-Timing`
+   * (the same t1 and t2 as the body, as `dur` values) let a page read them from Resource
+   * Timing too, cross-origin included.
+   */
+  sync(body: string, serverTiming: string, head: boolean): Response {
+    const headers = new Headers(this.syncHeaders);
+    headers.set("Server-Timing", serverTiming);
+    return answer(body, { headers }, head);
+  }
+
+  /** The headers of a cacheable answer but its ETag, made once per format and max-age. */
+  private cacheHeaders(format: Format, maxAge: number): Record<string, string> {
+    const key = `${format}${maxAge}`;
+    let headers = this.cacheableHeaders.get(key);
+    if (headers === undefined) {
+      headers = { ...this.base, "Content-Type": format === "json" ? JSON_TYPE : TEXT_TYPE, "Cache-Control": `public, max-age=${maxAge}` };
+      // max-age follows the clock for some answers (info until the next change): keep a bounded few.
+      if (this.cacheableHeaders.size < 512) this.cacheableHeaders.set(key, headers);
     }
-    return answer(listBody(names, format), { headers: this.lists[format] }, head);
+    return headers;
   }
 
   /**
    * An answer that depends on its query and the data alone (transitions, zone info, a
-   * conversion): cacheable for `maxAge` seconds, revalidated by an ETag of the data
-   * version and the body, so it changes exactly when the answer does.
+   * conversion, a list of names): cacheable for `maxAge` seconds, with the ETag of its
+   * normalised query and the data version (cacheable-answer.ts).
    */
-  cacheable(body: string, format: Format, head: boolean, ifNoneMatch: string | null, maxAge: number): Response {
-    const etag = `"tz-${this.tzdbVersion}-${Bun.hash(body).toString(36)}"`;
-    const headers = { ...this.base, "Content-Type": format === "json" ? JSON_TYPE : TEXT_TYPE, "Cache-Control": `public, max-age=${maxAge}`, ETag: etag };
-    if (ifNoneMatch !== null && etagMatches(ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
-    return new Response(head ? null : body, { headers });
+  cacheable(body: Uint8Array, etag: string, format: Format, head: boolean, maxAge: number): Response {
+    return answer(body, { headers: { ...this.cacheHeaders(format, maxAge), ETag: etag } }, head);
+  }
+
+  /** 304: the client's copy (If-None-Match) is the current one. */
+  notModified(etag: string, format: Format, maxAge: number): Response {
+    return new Response(null, { status: 304, headers: { ...this.cacheHeaders(format, maxAge), ETag: etag } });
+  }
+
+  /** If-None-Match holds `*` or a list of (possibly weak) entity tags: the weak comparison (RFC 9110 13.1.2). */
+  etagMatches(header: string, etag: string): boolean {
+    return etagMatches(header, etag);
   }
 
   /** The one error shape: {"error": message}, or the message as text for `.txt`. */
@@ -150,22 +172,16 @@ export class Responses {
   }
 }
 
-/** A response with its body, for HEAD too (see the top of this file). */
-function answer(body: Bun.BodyInit, init: ResponseInit, head: boolean): Response {
+/** A response with its body, for HEAD too (see the top of this file). Every answer with a body is made here. */
+export function answer(body: Bun.BodyInit, init: ResponseInit, head: boolean): Response {
   const response = new Response(body, init);
   if (head) response.headers.set("Date", httpDate());
   return response;
 }
 
-const listBodies = new WeakMap<readonly string[], Record<Format, string>>();
-
-/** A list array (the full one lives as long as its data) is rendered once; transient ones are collected with their entry. */
-function listBody(names: readonly string[], format: Format): string {
-  const cached = listBodies.get(names);
-  if (cached) return cached[format];
-  const bodies = { json: JSON.stringify(names), text: names.length ? `${names.join("\n")}\n` : "" };
-  listBodies.set(names, bodies);
-  return bodies[format];
+/** A list of names as JSON, or one per line. */
+export function listBody(names: readonly string[], format: Format): string {
+  return format === "json" ? JSON.stringify(names) : names.length ? `${names.join("\n")}\n` : "";
 }
 
 /** If-None-Match holds `*` or a list of (possibly weak) entity tags. */

@@ -15,6 +15,8 @@ import type { Format, Profile } from "../time-object/time-object.ts";
 import { callerIp, coordinates, ipAddress, timezoneList, timezoneName, worldTimeApiAlias } from "./api.ts";
 import { apiIndex, convert, info, transitions } from "./zone-routes.ts";
 import { places } from "./places-route.ts";
+import { worldClock } from "./world-clock.ts";
+import { sync } from "./sync-route.ts";
 import type { ApiData } from "./api-data.ts";
 import type { AppState } from "./app-state.ts";
 import type { HttpError } from "./http-errors.ts";
@@ -39,6 +41,11 @@ export interface RouteRequest {
   header: (name: string) => string | null;
   data: ApiData;
   clock: Clock;
+  /**
+   * What the answer costs the client's rate limit budget (README, "What an answer costs"):
+   * 1 unless the handler sets more (cost.ts), charged once the answer is made.
+   */
+  cost: number;
 }
 
 /** Answers through `request.data.responses`; throws an HttpError for a client's mistake. */
@@ -105,6 +112,9 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: ipAddress },
   { pattern: "/coordinates/{point}", on: "api", label: "coordinates", limited: true, handle: coordinates },
   { pattern: "/places", on: "raw", label: "places", limited: true, handle: places },
+  { pattern: "/clock", on: "api", label: "clock", limited: true, handle: worldClock },
+  // Spec profile, JSON only: the smallest answer, and a clock offset has no WorldTimeAPI form.
+  { pattern: "/sync", on: "raw", label: "sync", limited: true, handle: sync },
   { pattern: "/health", on: "raw", label: "health", limited: false, handle: health },
   { pattern: "/health/live", on: "raw", label: "health", limited: false, handle: healthLive },
   { pattern: "/health/ready", on: "raw", label: "health", limited: false, handle: healthReady },
@@ -254,9 +264,10 @@ export const REFUSED_PATH: RouteMatch = Object.freeze({ route: null, params: NO_
 export function matchRoute(rawPath: string): RouteMatch {
   let path = rawPath;
   let profile: Profile = "spec";
-  if (path.startsWith(API_PREFIX) && (path.length === 4 || path.charCodeAt(4) === SLASH)) {
+  if (path.startsWith(API_PREFIX) && (path.length === 4 || path.charCodeAt(4) === SLASH || (path.length === 8 && endsWithTxt(path)))) {
     profile = "wta";
-    path = path.length === 4 ? "/" : path.slice(4);
+    // `/api.txt` is the index as text, as `/api/.txt` is (and `/timezone.txt` is `/timezone`'s).
+    path = path.length === 4 ? "/" : path.length === 8 && path.charCodeAt(4) !== SLASH ? `/${path.slice(4)}` : path.slice(4);
   }
   let format: Format = "json";
   if (endsWithTxt(path)) {

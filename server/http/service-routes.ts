@@ -4,7 +4,10 @@
 
 import { CLOCK_DIVERGENCE_BOUND_MS } from "../ops/clock-check.ts";
 import { readClockSync } from "../ops/clock-sync.ts";
+import { logError } from "../core/log.ts";
+import { MetricsUnavailable } from "../ops/metrics-exchange.ts";
 import type { MetricsSnapshot } from "../ops/metrics.ts";
+import { HttpError } from "./http-errors.ts";
 import type { AppState } from "./app-state.ts";
 import openapi from "./openapi.json" with { type: "json" };
 import type { RouteRequest } from "./routes.ts";
@@ -30,8 +33,17 @@ export function health(request: RouteRequest, state: AppState): Response {
   return request.data.responses.json(report.ready ? 200 : 503, report, NO_STORE, request.head);
 }
 
+/** /metrics: the instance's counts (a supervisor's worker reads them from the shared board), else this process's own. */
 export function metrics(request: RouteRequest, state: AppState): Response {
-  return metricsResponse(state, request.head, state.metrics.snapshot());
+  let total: MetricsSnapshot;
+  try {
+    total = state.instanceMetrics?.() ?? state.metrics.snapshot();
+  } catch (error) {
+    if (!(error instanceof MetricsUnavailable)) throw error;
+    logError("metrics_unavailable", error);
+    return request.data.responses.error(new HttpError("metrics_unavailable", 503, `metrics unavailable: ${error.message}`), "json", request.head);
+  }
+  return metricsResponse(state, request.head, total);
 }
 
 /** /metrics: `total` is the instance's counts (this process's own when it runs alone). */

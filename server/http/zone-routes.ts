@@ -5,11 +5,13 @@
 //   /convert?time=&from=&to=&disambiguation= one instant as time objects in two zones
 //
 // All of them answer the same for the same query until the data changes (info: until the
-// next clock change too), so they are cacheable, with an ETag of the data version and body.
+// next clock change too), so they are cacheable (cacheable-answer.ts): each names its
+// validated query by a normalised key, whose ETag revalidates without building a body.
 
 import type { Instant } from "../core/clock.ts";
 import { MAX_SECONDS, parseAt } from "./at-param.ts";
-import { convertBody, convertInstant, parseDisambiguation } from "./convert-answer.ts";
+import { cacheableAnswer } from "./cacheable-answer.ts";
+import { checkConvertYears, convertBody, convertInstant, parseDisambiguation } from "./convert-answer.ts";
 import { badRequest, HttpError } from "./http-errors.ts";
 import { queryParam } from "./request-target.ts";
 import { resolveName, resolveNameParam } from "./api.ts";
@@ -45,40 +47,42 @@ export function transitions(request: RouteRequest): Response {
   const start = from?.seconds ?? request.clock().seconds;
   const end = to?.seconds ?? Math.min(start + DEFAULT_WINDOW, MAX_SECONDS);
   if (end <= start) throw badRequest("bad_window", "invalid to: must be after from");
-  const answer = transitionsAnswer(zones, name, start, end, request.profile);
-  const body = request.format === "json" ? JSON.stringify(answer) : transitionsText(answer);
-  return responses.cacheable(body, request.format, request.head, request.ifNoneMatch(), from === undefined ? NOW_MAX_AGE : DAY);
+  // The answer is a function of these alone (the instants' microseconds included, as given).
+  const key = `transitions|${request.profile}|${request.format}|${name.name}|${start}|${from?.micros ?? 0}|${end}|${to?.micros ?? 0}`;
+  return cacheableAnswer(request, key, from === undefined ? NOW_MAX_AGE : DAY, () => {
+    const answer = transitionsAnswer(zones, name, start, end, request.profile);
+    return request.format === "json" ? JSON.stringify(answer) : transitionsText(answer);
+  });
 }
 
 /** `/timezone/{name*}/info` */
 export function info(request: RouteRequest): Response {
-  const { zones, responses } = request.data;
+  const { zones } = request.data;
   const name = resolveNameParam(zones, request.params[0]!);
   const at = instantParam(request, "at");
   const now = at?.seconds ?? request.clock().seconds;
-  let body: string;
-  let validUntil: number;
-  if (request.format === "json") {
-    ({ body, validUntil } = zoneInfoJson(zones, name, now, request.profile));
-  } else {
-    const info = zoneInfo(zones, name, now, request.profile);
-    body = zoneInfoText(info.answer);
-    validUntil = info.validUntil;
-  }
+  // The answer is the same at every instant of one period of the zone (its state, and the
+  // next change, which is at or after the period's end): the period names it.
+  const period = zones.periodAt(name.zone, now);
   const locale = langParam(request);
-  if (locale !== null) {
-    const countries = zones.facts(name.name)?.countries.map((c) => c.code) ?? [];
-    const names = localizedNames(request.data.namer, name.name, now, locale, countries)!;
-    if (request.format === "json") body = `${body.slice(0, -1)},"names":${JSON.stringify(names)}}`;
-    else {
-      const { country_names, ...flat } = names;
-      for (const [key, value] of Object.entries(flat)) body += `names.${key}: ${value ?? ""}\n`;
-      for (const c of country_names) body += `names.country_names.${c.code}: ${c.name}\n`;
-    }
-  }
+  // Localized names may change inside a period (a metazone change): with `lang`, the instant names it too.
+  const key = `info|${request.profile}|${request.format}|${name.name}|${period.start}${locale === null ? "" : `|${locale.tag}|${now}`}`;
   // For now, the answer holds until the next clock change; for a fixed `at`, until the data changes.
-  const maxAge = at !== undefined ? DAY : Math.max(0, Math.min(DAY, Math.floor(validUntil - now)));
-  return responses.cacheable(body, request.format, request.head, request.ifNoneMatch(), maxAge);
+  const maxAge = at !== undefined ? DAY : Math.max(0, Math.min(DAY, Math.floor(period.end - now)));
+  return cacheableAnswer(request, key, maxAge, () => {
+    let body = request.format === "json" ? zoneInfoJson(zones, name, now, request.profile).body : zoneInfoText(zoneInfo(zones, name, now, request.profile).answer);
+    if (locale !== null) {
+      const countries = zones.facts(name.name)?.countries.map((c) => c.code) ?? [];
+      const names = localizedNames(request.data.namer, name.name, now, locale, countries)!;
+      if (request.format === "json") body = `${body.slice(0, -1)},"names":${JSON.stringify(names)}}`;
+      else {
+        const { country_names, ...flat } = names;
+        for (const [key, value] of Object.entries(flat)) body += `names.${key}: ${value ?? ""}\n`;
+        for (const c of country_names) body += `names.country_names.${c.code}: ${c.name}\n`;
+      }
+    }
+    return body;
+  });
 }
 
 function requiredParam(request: RouteRequest, name: string): string {
@@ -90,22 +94,24 @@ function requiredParam(request: RouteRequest, name: string): string {
 
 /** `/convert` */
 export function convert(request: RouteRequest): Response {
-  const { zones, responses } = request.data;
+  const { zones } = request.data;
   const time = requiredParam(request, "time");
   const from = resolveName(zones, requiredParam(request, "from"));
   const to = resolveName(zones, requiredParam(request, "to"));
   const mode = queryParam(request.query, "disambiguation");
   if (mode === null) throw badRequest("bad_disambiguation", "invalid disambiguation: broken percent-encoding");
   const instant = convertInstant(zones, from, time, parseDisambiguation(mode));
-  const body = convertBody(zones, from, to, instant, request.profile, request.format);
-  return responses.cacheable(body, request.format, request.head, request.ifNoneMatch(), DAY);
+  // Both local times must be in years 0001-9999 before anything is answered (a 304 included).
+  checkConvertYears(zones, from, to, instant);
+  const key = `convert|${request.profile}|${request.format}|${from.name}|${to.name}|${instant.seconds}|${instant.micros}`;
+  return cacheableAnswer(request, key, DAY, () => convertBody(zones, from, to, instant, request.profile, request.format));
 }
 
 /** Every path of the WorldTimeAPI profile, for its index. */
 const API_PATHS = [
   "/api/timezone", "/api/timezone/{area}", "/api/timezone/{area}/{location}", "/api/{area}/{location}",
   "/api/timezone/{area}/{location}/transitions", "/api/timezone/{area}/{location}/info", "/api/convert",
-  "/api/ip", "/api/ip/{address}",
+  "/api/ip", "/api/ip/{address}", "/api/clock?zones={names}",
 ];
 
 /** `/api`: what worldtimeapi.org served there (its schema) has become an index of the profile. */
@@ -118,7 +124,6 @@ export function apiIndex(request: RouteRequest): Response {
     openapi: "/openapi.json",
     docs: "/docs/",
   };
-  const text = request.format === "json" ? JSON.stringify(body)
-    : `service: zonetime\nprofile: worldtimeapi\ntzdb_version: ${body.tzdb_version}\nopenapi: /openapi.json\ndocs: /docs/\n${API_PATHS.join("\n")}\n`;
-  return request.data.responses.cacheable(text, request.format, request.head, request.ifNoneMatch(), 3600);
+  return cacheableAnswer(request, `api-index|${request.format}`, 3600, () => request.format === "json" ? JSON.stringify(body)
+    : `service: zonetime\nprofile: worldtimeapi\ntzdb_version: ${body.tzdb_version}\nopenapi: /openapi.json\ndocs: /docs/\n${API_PATHS.join("\n")}\n`);
 }

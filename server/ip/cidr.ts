@@ -9,6 +9,8 @@ export interface Cidr {
   groups: Uint16Array;
   prefix: number;
   text: string;
+  /** Set for a range from a shorthand (`private`, `loopback`): it trusts the socket peer, never a hop a header names (client-address.ts). */
+  shorthand?: string;
 }
 
 function groupsOf(address: IpAddress): Uint16Array {
@@ -51,10 +53,11 @@ export function parseCidrList(text: string): { cidrs: Cidr[] } | { bad: string }
   for (const raw of text.split(",")) {
     const entry = raw.trim();
     if (entry === "") continue;
-    for (const item of SHORTHANDS[entry.toLowerCase()] ?? [entry]) {
+    const shorthand = SHORTHANDS[entry.toLowerCase()];
+    for (const item of shorthand ?? [entry]) {
       const cidr = parseCidr(item);
       if (!cidr) return { bad: entry };
-      cidrs.push(cidr);
+      cidrs.push(shorthand ? { ...cidr, shorthand: entry.toLowerCase() } : cidr);
     }
   }
   return { cidrs };

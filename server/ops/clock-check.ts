@@ -4,7 +4,7 @@
 // instant; a clock that stops or strays for any reason must take the instance out of
 // rotation (readiness fails), leave a log line, and count in /metrics.
 
-import type { Clock } from "../core/clock.ts";
+import type { Clock, Instant } from "../core/clock.ts";
 import { logEvent } from "../core/log.ts";
 
 /** The largest distance, in milliseconds, between the serving clock and the system clock that still counts as agreeing. */
@@ -30,6 +30,16 @@ export class ClockCheck {
 
   /** Reads both clocks now; a change of verdict is logged, a new divergence counted. */
   check(): ClockVerdict {
+    this.checkedNow();
+    return this.last;
+  }
+
+  /**
+   * The serving clock's reading, checked as `check()` checks it (same verdict, log line and
+   * count), or null when it has diverged: for answers that are the clock itself (/sync),
+   * which must never carry a wrong time.
+   */
+  checkedNow(): Instant | null {
     const before = Date.now();
     const t = this.clock();
     const after = Date.now();
@@ -44,7 +54,7 @@ export class ClockCheck {
     }
     this.diverged = !agrees;
     this.last = { agrees, skewMs };
-    return this.last;
+    return agrees ? t : null;
   }
 
   /** The verdict of the last check (without reading the clocks again). */

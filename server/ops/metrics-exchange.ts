@@ -1,33 +1,26 @@
-// How the workers' metrics become one instance's metrics (see metrics.ts), the way
-// prom-client's cluster aggregator does it: the worker a scrape reaches asks the
-// supervisor, which asks every other worker for its counts at that moment, and answers
-// with the sum. Each worker also reports its counts every PUSH_INTERVAL_MS, so that the
-// counts of a worker that dies (even by kill -9) are known up to its last second.
+// How the workers' metrics become one instance's metrics (see metrics.ts): each worker
+// reports its counts to the supervisor every PUSH_INTERVAL_MS, the supervisor sums the
+// latest of each, and publishes the sum on the metrics board (metrics-board.ts) in the
+// memory it shares with the workers, from which the worker a scrape reaches answers at
+// once. Counts are thus at most about PUSH_INTERVAL_MS old; a worker that dies (even by
+// kill -9) is counted up to its last report.
 //
 // The supervisor's sum never goes down, by construction: per live worker it keeps the
 // latest counts that process sent (a process's counts only grow, and its messages arrive
 // in order), and when a worker exits its latest counts move into a sum of the dead ones.
-// A worker that does not answer in time is counted with its latest counts; a scrape the
-// supervisor does not answer fails (503) rather than report less than before.
+// A board the supervisor has not refreshed for STALE_MS (it is gone or stuck) fails the
+// scrape (503) rather than report counts that stopped.
 
 import { droppedLogLines } from "../core/log.ts";
+import { MetricsBoard } from "./metrics-board.ts";
 import { emptySnapshot, sumSnapshots, type Metrics, type MetricsSnapshot } from "./metrics.ts";
 
 export const PUSH_INTERVAL_MS = 1000;
-/** How long the supervisor waits for the other workers' counts before it sums what it has. */
-export const COLLECT_WAIT_MS = 250;
-/** How long a worker waits for the supervisor's sum before the scrape fails. */
-const SCRAPE_WAIT_MS = 2000;
+/** A board older than this: the supervisor stopped publishing. */
+export const STALE_MS = 3 * PUSH_INTERVAL_MS;
 
-export type ExchangeMessage =
-  /** worker -> supervisor: its counts; `id` when answering a `report` request. */
-  | { type: "metrics"; snapshot: MetricsSnapshot; id?: number }
-  /** worker -> supervisor: a scrape arrived; here are my counts, send me the instance's. */
-  | { type: "collect"; id: number; snapshot: MetricsSnapshot }
-  /** supervisor -> worker: send your counts now. */
-  | { type: "report"; id: number }
-  /** supervisor -> worker: the instance's counts, for the scrape `id`. */
-  | { type: "collected"; id: number; total: MetricsSnapshot };
+/** worker -> supervisor: its counts. */
+export type ExchangeMessage = { type: "metrics"; snapshot: MetricsSnapshot };
 
 function send(message: ExchangeMessage): boolean {
   try {
@@ -38,38 +31,25 @@ function send(message: ExchangeMessage): boolean {
   }
 }
 
+/** Why a scrape cannot be answered with the instance's counts. */
+export class MetricsUnavailable extends Error {}
+
 /**
- * Worker side: reports its counts and answers the supervisor's requests. Returns what a
- * scrape calls for the instance's counts, or null without an IPC channel (running alone).
+ * Worker side: reports its counts every PUSH_INTERVAL_MS. Returns what a scrape calls for
+ * the instance's counts (synchronous: read from `board`), or null without an IPC channel
+ * or a board (running alone).
  */
-export function exchangeWithSupervisor(metrics: Metrics): (() => Promise<MetricsSnapshot>) | null {
-  if (typeof process.send !== "function") return null;
-  const waiting = new Map<number, (total: MetricsSnapshot) => void>();
-  let nextId = 1;
-  process.on("message", (message: ExchangeMessage) => {
-    if (message?.type === "report") send({ type: "metrics", id: message.id, snapshot: metrics.snapshot() });
-    else if (message?.type === "collected") waiting.get(message.id)?.(message.total);
-  });
+export function exchangeWithSupervisor(metrics: Metrics, board: MetricsBoard | null): (() => MetricsSnapshot) | null {
+  if (typeof process.send !== "function" || board === null) return null;
   const push = () => send({ type: "metrics", snapshot: metrics.snapshot() });
   push();
   setInterval(push, PUSH_INTERVAL_MS).unref();
-  return () => new Promise<MetricsSnapshot>((resolve, reject) => {
-    const id = nextId++;
-    const timer = setTimeout(() => {
-      waiting.delete(id);
-      reject(new Error("the supervisor did not answer"));
-    }, SCRAPE_WAIT_MS);
-    waiting.set(id, (total) => {
-      clearTimeout(timer);
-      waiting.delete(id);
-      resolve(total);
-    });
-    if (!send({ type: "collect", id, snapshot: metrics.snapshot() })) {
-      clearTimeout(timer);
-      waiting.delete(id);
-      reject(new Error("the supervisor is gone"));
-    }
-  });
+  return () => {
+    const read = board.read();
+    if (read === null) throw new MetricsUnavailable("the supervisor has not published the instance's counts yet");
+    if (Date.now() - read.publishedAt > STALE_MS) throw new MetricsUnavailable("the supervisor stopped publishing the instance's counts");
+    return read.total;
+  };
 }
 
 /** Supervisor side: the latest counts of each live worker process, and the sum of the dead ones. */
@@ -100,68 +80,34 @@ export class MetricsLedger {
 
 interface Worker {
   pid: number;
-  send(message: ExchangeMessage): void;
 }
 
-/** Supervisor side: answers workers' messages; `workers()` lists the live ones. */
+/** Supervisor side: records workers' reports and publishes the instance's sum on the board. */
 export class MetricsCollector {
   readonly ledger = new MetricsLedger();
-  private readonly rounds = new Map<number, { missing: Set<number>; done: () => void }>();
-  private nextRound = 1;
 
-  constructor(private readonly workers: () => Iterable<Worker>) {}
+  constructor(private readonly board: MetricsBoard | null) {
+    this.publish();
+    // Fresh even while no worker reports (all of them restarting): the board's age says the supervisor lives.
+    setInterval(() => this.publish(), PUSH_INTERVAL_MS).unref();
+  }
 
   onMessage(from: Worker, message: ExchangeMessage): void {
-    if (message?.type === "metrics") {
-      this.ledger.receive(from.pid, message.snapshot);
-      if (message.id !== undefined) this.answered(message.id, from.pid);
-    } else if (message?.type === "collect") {
-      this.ledger.receive(from.pid, message.snapshot);
-      void this.collect(from.pid).then(() => {
-        try {
-          const total = this.ledger.total();
-          total.logLinesDropped += droppedLogLines(); // the supervisor's own lines
-          from.send({ type: "collected", id: message.id, total });
-        } catch {
-          // that worker is gone; its scrape went with it
-        }
-      });
-    }
+    if (message?.type !== "metrics") return;
+    this.ledger.receive(from.pid, message.snapshot);
+    this.publish();
   }
 
-  /** The worker `pid` exited: it will answer no round. */
+  /** The worker `pid` exited: its latest counts stay. */
   retire(pid: number): void {
     this.ledger.retire(pid);
-    for (const id of this.rounds.keys()) this.answered(id, pid);
+    this.publish();
   }
 
-  /** Asks every live worker but `asker` for its counts; resolves when all answered or after COLLECT_WAIT_MS. */
-  private collect(asker: number): Promise<void> {
-    const id = this.nextRound++;
-    const missing = new Set<number>();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => finish(), COLLECT_WAIT_MS);
-      const finish = () => {
-        clearTimeout(timer);
-        this.rounds.delete(id);
-        resolve();
-      };
-      this.rounds.set(id, { missing, done: finish });
-      for (const worker of this.workers()) {
-        if (worker.pid === asker) continue;
-        try {
-          worker.send({ type: "report", id });
-          missing.add(worker.pid);
-        } catch {
-          // exiting: its latest counts stand
-        }
-      }
-      if (missing.size === 0) finish();
-    });
-  }
-
-  private answered(id: number, pid: number): void {
-    const round = this.rounds.get(id);
-    if (round && round.missing.delete(pid) && round.missing.size === 0) round.done();
+  private publish(): void {
+    if (this.board === null) return;
+    const total = this.ledger.total();
+    total.logLinesDropped += droppedLogLines(); // the supervisor's own lines
+    this.board.publish(total);
   }
 }

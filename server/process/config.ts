@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR } from "./default-paths.ts";
 import { parsePublicHosts } from "../http/https-redirect.ts";
+import { DEFAULT_ANSWER_CACHE_BYTES } from "../http/api-data.ts";
 import type { RateLimitConfig } from "../http/rate-limiter.ts";
 import { parseCidrList, type Cidr } from "../ip/cidr.ts";
 
@@ -25,6 +26,8 @@ export interface Config {
   /** The one header the trusted proxies write (TRUST_PROXY_HEADER), lower case. */
   trustProxyHeader: string;
   rateLimit: RateLimitConfig | null;
+  /** ANSWER_CACHE_BYTES: the budget of each worker's cache of encoded cacheable answers. */
+  answerCacheBytes: number;
   accessLog: boolean;
   dataDir: string;
   /** The built website (site/dist); when absent, only the API is served. */
@@ -50,7 +53,7 @@ export class ConfigError extends Error {}
 /** Every variable the service reads (IP_SOURCE and SITE_URL at build time); the README documents each. */
 export const CONFIG_VARIABLES = [
   "PORT", "HOST", "WORKERS", "TLS_CERT", "TLS_KEY", "HTTP_REDIRECT_PORT", "PUBLIC_HOSTS", "TRUST_PROXY", "TRUST_PROXY_HEADER",
-  "RATE_LIMIT", "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "SHARE_PORT", "IP_SOURCE", "SITE_URL",
+  "RATE_LIMIT", "ANSWER_CACHE_BYTES", "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "SHARE_PORT", "IP_SOURCE", "SITE_URL",
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -133,6 +136,7 @@ export function readConfig(env: Env = process.env): Config {
     trustedProxies: proxies.cidrs,
     trustProxyHeader: trustProxyHeader(env, proxies.cidrs),
     rateLimit: rateLimit(env),
+    answerCacheBytes: integer(env, "ANSWER_CACHE_BYTES", DEFAULT_ANSWER_CACHE_BYTES, 0, 1024 * 1024 * 1024),
     accessLog: flag(env, "ACCESS_LOG"),
     dataDir: env.DATA_DIR?.trim() || DEFAULT_DATA_DIR,
     siteDir: env.SITE_DIR?.trim() || DEFAULT_SITE_DIR,

@@ -7,13 +7,13 @@
 //   - the supervisor otherwise: starts WORKERS copies of this same file as workers.
 
 import { logError } from "../core/log.ts";
-import { RATE_TABLE_BYTES } from "../http/rate-limiter.ts";
+import { MetricsBoard } from "../ops/metrics-board.ts";
 import { exchangeWithSupervisor } from "../ops/metrics-exchange.ts";
 import { mapInheritedMemory } from "./shared-memory.ts";
 import { ConfigError, readConfig } from "./config.ts";
 import { PortInUseError, startServer } from "./service.ts";
 import { installSignalHandlers } from "./signals.ts";
-import { SHARED_RATE_TABLE_VARIABLE, supervise, WORKER_ID_VARIABLE } from "./supervisor.ts";
+import { METRICS_BOARD_OFFSET, SHARED_MEMORY_BYTES, SHARED_RATE_TABLE_VARIABLE, supervise, WORKER_ID_VARIABLE } from "./supervisor.ts";
 import { leaveWithSupervisor } from "./worker-watch.ts";
 
 const workerId = process.env[WORKER_ID_VARIABLE];
@@ -23,10 +23,11 @@ try {
   if (workerId !== undefined) {
     const signals = installSignalHandlers(workerId); // before the tables load
     const supervisor = process.ppid;
-    const rateMemory = config.rateLimit && process.env[SHARED_RATE_TABLE_VARIABLE] === "1" ? mapInheritedMemory(RATE_TABLE_BYTES) : undefined;
-    const service = await startServer(config, { reusePort: true, workerId, rateMemory });
+    const memory = process.env[SHARED_RATE_TABLE_VARIABLE] === "1" ? mapInheritedMemory(SHARED_MEMORY_BYTES) : undefined;
+    const service = await startServer(config, { reusePort: true, workerId, rateMemory: config.rateLimit ? memory : undefined });
     leaveWithSupervisor(supervisor, workerId, signals.serving(service));
-    service.state.instanceMetrics = exchangeWithSupervisor(service.state.metrics);
+    const board = memory === undefined ? null : new MetricsBoard(memory, METRICS_BOARD_OFFSET);
+    service.state.instanceMetrics = exchangeWithSupervisor(service.state.metrics, board);
   } else if (config.workers === 1) {
     const signals = installSignalHandlers("0"); // before the tables load
     signals.serving(await startServer(config));

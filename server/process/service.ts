@@ -122,7 +122,7 @@ export async function startServer(config: Config, options: { reusePort?: boolean
   const reloads = new ReloadQueue(async () => {
     let ok = reloadSite(state, config.siteDir);
     try {
-      state.data = apiData(await loadData(config.dataDir), config.tls !== null);
+      state.data = apiData(await loadData(config.dataDir), config.tls !== null, config.answerCacheBytes);
       logEvent("reloaded", {
         worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts,
         site: state.site ? { files: state.site.size, bytes: state.site.totalBytes } : null,

@@ -14,6 +14,7 @@ import type { Config } from "./config.ts";
 import { loadData } from "./load-data.ts";
 import { RATE_TABLE_BYTES } from "../http/rate-limiter.ts";
 import { logError, logEvent } from "../core/log.ts";
+import { METRICS_BOARD_BYTES, MetricsBoard } from "../ops/metrics-board.ts";
 import { MetricsCollector, type ExchangeMessage } from "../ops/metrics-exchange.ts";
 import { createSharedMemory } from "./shared-memory.ts";
 import { claimPorts } from "./service.ts";
@@ -21,16 +22,20 @@ import { claimPorts } from "./service.ts";
 /** Workers run the one entry point; this variable, set only by the supervisor, makes it a worker. */
 const ENTRY = join(import.meta.dir, "main.ts");
 export const WORKER_ID_VARIABLE = "ZONETIME_WORKER_ID";
-/** "1": the worker finds the instance's shared rate table on fd 3. */
+/** "1": the worker finds the instance's shared memory (rate table, metrics board) on fd 3. */
 export const SHARED_RATE_TABLE_VARIABLE = "ZONETIME_SHARED_RATE_TABLE";
 const MAX_BACKOFF_MS = 1500;
 /** A worker that lived this long resets its backoff: it was not crash-looping. */
 const STABLE_MS = 10_000;
 
-/** The descriptor of new shared memory for the workers' rate table, or null where it cannot be made (no mmap through bun:ffi). */
-function sharedRateTable(): number | null {
+/** The memory an instance's processes share: the rate table, then the metrics board. */
+export const METRICS_BOARD_OFFSET = RATE_TABLE_BYTES;
+export const SHARED_MEMORY_BYTES = RATE_TABLE_BYTES + METRICS_BOARD_BYTES;
+
+/** New shared memory for the workers, or null where it cannot be made (no mmap through bun:ffi). */
+function sharedMemory(): { fd: number; buffer: ArrayBuffer } | null {
   try {
-    return createSharedMemory(RATE_TABLE_BYTES).fd;
+    return createSharedMemory(SHARED_MEMORY_BYTES);
   } catch (error) {
     logError("shared_memory_failed", error);
     return null;
@@ -67,8 +72,9 @@ export async function supervise(config: Config): Promise<void> {
   await loadData(config.dataDir);
   if (stopping) return;
   const ports = config.sharePort ? { port: config.port, redirectPort: config.httpRedirectPort } : claimPorts(config);
-  const rateTable = config.rateLimit ? sharedRateTable() : null;
-  const metrics = new MetricsCollector(() => workers.values() as Iterable<Subprocess & { send(m: ExchangeMessage): void }>);
+  const shared = sharedMemory();
+  const rateTable = shared?.fd ?? null;
+  const metrics = new MetricsCollector(shared === null ? null : new MetricsBoard(shared.buffer, METRICS_BOARD_OFFSET));
 
   const spawn = (slot: number) => {
     const startedAt = Date.now();
@@ -82,7 +88,7 @@ export async function supervise(config: Config): Promise<void> {
         ...(ports.redirectPort !== null ? { HTTP_REDIRECT_PORT: String(ports.redirectPort) } : {}),
         [SHARED_RATE_TABLE_VARIABLE]: rateTable === null ? "0" : "1",
       },
-      // fd 3: the shared rate table (process/shared-memory.ts, INHERITED_FD).
+      // fd 3: the shared memory (process/shared-memory.ts, INHERITED_FD).
       stdio: rateTable === null ? ["ignore", "inherit", "inherit"] : ["ignore", "inherit", "inherit", rateTable],
       ipc(message: ExchangeMessage, child) {
         metrics.onMessage(child, message);

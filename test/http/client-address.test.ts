@@ -58,7 +58,27 @@ describe("resolveClient", () => {
     expect(address("10.0.0.2", { "X-Forwarded-For": "nonsense, 8.8.8.8" })).toBe("8.8.8.8");
   });
   test("a trusted peer without the header is the client itself (a health check beside the proxy)", () => {
-    expect(resolveClient("127.0.0.1", headers({ Forwarded: "for=8.8.8.8" }), xff)).toEqual({ address: "127.0.0.1", limitKey: "127.0.0.1" });
+    // A loopback socket peer is never limited (limitKey null): that is the peer's, not an address's, exemption.
+    expect(resolveClient("127.0.0.1", headers({ Forwarded: "for=8.8.8.8" }), xff)).toEqual({ address: "127.0.0.1", limitKey: null });
+    expect(resolveClient("10.0.0.2", headers({}), xff)).toEqual({ address: "10.0.0.2", limitKey: "10.0.0.2" });
+  });
+  test("F9: an address read from a header never earns the loopback exemption", () => {
+    for (const hop of ["127.0.0.1", "::1", "127.9.9.9", "[::1]:80"]) {
+      const client = resolveClient("127.0.0.1", headers({ "X-Forwarded-For": hop }), xff);
+      expect(client.limitKey).not.toBeNull();
+      expect(client.limitKey).toBe(client.address!);
+    }
+  });
+  test("F9: TRUST_PROXY=private trusts the socket peer, never a hop a header names, so a client in a private range cannot prepend its client_ip", () => {
+    const priv = { trusted: cidrs("private"), header: "x-forwarded-for" };
+    // A client at 100.64.1.1 sent `X-Forwarded-For: 8.8.8.8` (or 127.0.0.1) through the proxy at 10.0.0.2, which appended its address.
+    expect(resolveClient("10.0.0.2", headers({ "X-Forwarded-For": "8.8.8.8, 100.64.1.1" }), priv)).toEqual({ address: "100.64.1.1", limitKey: "100.64.1.1" });
+    expect(resolveClient("10.0.0.2", headers({ "X-Forwarded-For": "127.0.0.1, 100.64.1.1" }), priv)).toEqual({ address: "100.64.1.1", limitKey: "100.64.1.1" });
+    expect(resolveClient("10.0.0.2", headers({ "X-Forwarded-For": "127.0.0.1, 10.9.9.9" }), priv)).toEqual({ address: "10.9.9.9", limitKey: "10.9.9.9" });
+    // A chain of proxies is walked through the addresses listed explicitly.
+    const chain = { trusted: cidrs("private, 10.0.0.7"), header: "x-forwarded-for" };
+    expect(resolveClient("10.0.0.2", headers({ "X-Forwarded-For": "6.6.6.6, 8.8.8.8, 10.0.0.7" }), chain).address).toBe("8.8.8.8");
+    expect(resolveClient("10.0.0.2", headers({ "X-Forwarded-For": "8.8.8.8, 10.0.0.8" }), chain).address).toBe("10.0.0.8");
   });
   test("hop forms", () => {
     expect(forwardedFor('for=192.0.2.43, for="[2001:db8::1]";proto=http, by=1.2.3.4')).toEqual(["192.0.2.43", '"[2001:db8::1]"', ""]);
@@ -111,6 +131,18 @@ describe("over HTTP", () => {
     expect(await statuses(url, 20, () => ({ "X-Forwarded-For": "unknown" }))).toEqual({ 200: 5, 429: 15 });
     const unknown = await fetch(`${s.url}/timezone/UTC`, { headers: { "X-Forwarded-For": "8.8.8.8, _hidden" } });
     expect(unknown.status).toBe(429); // the same bucket as the `unknown` ones above
+  }, 60_000);
+
+  test("F9 over HTTP (TRUST_PROXY=private RATE_LIMIT=5/60s): a forwarded 127.0.0.1 is limited; a prepended address is not the client_ip", async () => {
+    const s = await startTestServer({ TRUST_PROXY: "private", RATE_LIMIT: "5/60s" });
+    servers.push(s);
+    const url = `${s.url}/timezone/UTC`;
+    expect(await statuses(url, 12, () => ({ "X-Forwarded-For": "127.0.0.1, 100.64.1.1" }))).toEqual({ 200: 5, 429: 7 });
+    expect(await statuses(url, 12, () => ({ "X-Forwarded-For": "::1" }))).toEqual({ 200: 5, 429: 7 });
+    const body = (await (await fetch(url, { headers: { "X-Forwarded-For": "8.8.8.8, 100.64.1.2" } })).json()) as { client_ip: string };
+    expect(body.client_ip).toBe("100.64.1.2");
+    // The socket peer itself (loopback, no header) is never limited.
+    expect(await statuses(url, 12, () => ({}))).toEqual({ 200: 12 });
   }, 60_000);
 
   test("TRUST_PROXY_HEADER=forwarded: Forwarded is walked, a client's X-Forwarded-For is ignored", async () => {

@@ -59,6 +59,13 @@ test("HEAD carries GET's headers, Content-Length and Date, and no body, on every
     [`/_astro/${asset}`, "*/*"],
     ["/favicon.svg", "*/*"],
     ["/no/such/page", "text/html"],
+    // Issue 17, F5: these answered HEAD with Content-Length: 0 and no Date.
+    ["/timezone/America/New_York/transitions?from=2027-01-01T00:00:00Z&to=2028-01-01T00:00:00Z", "*/*"],
+    ["/api/timezone/Europe/London/info.txt?at=1700000000", "*/*"],
+    ["/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London", "*/*"],
+    ["/api", "*/*"],
+    ["/api.txt", "*/*"],
+    ["/coordinates/38.7503,85.9829?at=1700000000", "*/*"],
   ];
   for (const [path, accept] of cases) {
     const get = await send("GET", path, accept);

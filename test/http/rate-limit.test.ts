@@ -17,30 +17,74 @@ describe("token buckets", () => {
   test("a burst, then refusal with the wait until the next token; refill over time", () => {
     let now = 1000;
     const limiter = new RateLimiter(policy(3, 60), undefined, () => now);
-    expect({ ...limiter.take("203.0.113.5") }).toEqual({ allowed: true, limited: true, remaining: 2, resetSeconds: 20 });
-    for (let i = 0; i < 2; i++) expect(limiter.take("203.0.113.5").allowed).toBe(true);
-    expect({ ...limiter.take("203.0.113.5") }).toEqual({ allowed: false, limited: true, remaining: 0, resetSeconds: 20 });
-    expect(limiter.take("198.51.100.1").allowed).toBe(true); // another client
+    expect({ ...limiter.take("203.0.113.5", 1) }).toEqual({ allowed: true, limited: true, remaining: 2, resetSeconds: 20 });
+    for (let i = 0; i < 2; i++) expect(limiter.take("203.0.113.5", 1).allowed).toBe(true);
+    expect({ ...limiter.take("203.0.113.5", 1) }).toEqual({ allowed: false, limited: true, remaining: 0, resetSeconds: 20 });
+    expect(limiter.take("198.51.100.1", 1).allowed).toBe(true); // another client
     now += 20;
-    expect(limiter.take("203.0.113.5").allowed).toBe(true);
-    expect(limiter.take("203.0.113.5").allowed).toBe(false);
+    expect(limiter.take("203.0.113.5", 1).allowed).toBe(true);
+    expect(limiter.take("203.0.113.5", 1).allowed).toBe(false);
   });
-  test("IPv6 clients share a bucket per /64; loopback is never limited; other keys (an unidentified client) are", () => {
+  test("IPv6 clients share a bucket per /64; a null key is never limited; a loopback address as a key is, like other keys (an unidentified client)", () => {
     const limiter = new RateLimiter(policy(1, 60), undefined, () => 0);
-    expect(limiter.take("2001:db8:1:2::1").allowed).toBe(true);
-    expect(limiter.take("2001:db8:1:2:ffff::9").allowed).toBe(false);
-    expect(limiter.take("2001:db8:1:3::1").allowed).toBe(true);
-    for (let i = 0; i < 10; i++) expect(limiter.take("127.0.0.1").allowed && limiter.take("127.9.9.9").allowed && limiter.take("::1").allowed).toBe(true);
-    expect(limiter.take("127.0.0.1").limited).toBe(false);
-    expect(limiter.take("unidentified via 127.0.0.1").allowed).toBe(true);
-    expect(limiter.take("unidentified via 127.0.0.1").allowed).toBe(false);
-    expect(limiter.take("unidentified via 10.0.0.7").allowed).toBe(true);
+    expect(limiter.take("2001:db8:1:2::1", 1).allowed).toBe(true);
+    expect(limiter.take("2001:db8:1:2:ffff::9", 1).allowed).toBe(false);
+    expect(limiter.take("2001:db8:1:3::1", 1).allowed).toBe(true);
+    for (let i = 0; i < 10; i++) expect(limiter.take(null, 1).allowed).toBe(true);
+    expect(limiter.take(null, 1).limited).toBe(false);
+    // Which peers are exempt is client-address.ts's decision (a null key), never an address's.
+    expect(limiter.take("127.0.0.1", 1).allowed).toBe(true);
+    expect(limiter.take("127.0.0.1", 1).allowed).toBe(false);
+    expect(limiter.take("::1", 1).allowed).toBe(true);
+    expect(limiter.take("::1", 1).allowed).toBe(false);
+    expect(limiter.take("unidentified via 127.0.0.1", 1).allowed).toBe(true);
+    expect(limiter.take("unidentified via 127.0.0.1", 1).allowed).toBe(false);
+    expect(limiter.take("unidentified via 10.0.0.7", 1).allowed).toBe(true);
   });
+  test("weighted: a request is admitted while a token is left and charged its whole cost, the debt paid by waiting", () => {
+    let now = 0;
+    const limiter = new RateLimiter(policy(120, 60), undefined, () => now); // 2 tokens a second
+    expect({ ...limiter.take("203.0.113.9", 1) }).toMatchObject({ allowed: true, remaining: 119 });
+    expect({ ...limiter.charge("203.0.113.9", 100) }).toMatchObject({ allowed: true, remaining: 19 });
+    expect(limiter.take("203.0.113.9", 1).allowed).toBe(true);
+    expect({ ...limiter.charge("203.0.113.9", 100) }).toEqual({ allowed: true, limited: true, remaining: 0, resetSeconds: 42 }); // -82 tokens: 41.5 s to one
+    expect({ ...limiter.take("203.0.113.9", 1) }).toEqual({ allowed: false, limited: true, remaining: 0, resetSeconds: 42 });
+    now = 40;
+    expect(limiter.take("203.0.113.9", 1).allowed).toBe(false); // a refusal costs nothing, and -2 is still debt
+    now = 41.5;
+    expect(limiter.take("203.0.113.9", 1).allowed).toBe(true);
+    expect(limiter.take("203.0.113.9", 1).allowed).toBe(false);
+    // Sustained, whatever the costs: at most burst + refill, plus one answer's overshoot.
+    let charged = 0;
+    for (now = 100; now < 400; now += 0.01) {
+      if (limiter.take("198.51.100.44", 1).allowed) {
+        limiter.charge("198.51.100.44", 19);
+        charged += 20;
+      }
+    }
+    expect(charged).toBeLessThanOrEqual(120 + 300 * 2 + 20);
+    expect(charged).toBeGreaterThanOrEqual(120 + 300 * 2 - 20);
+  });
+  test("a spray of fresh /64s does not evict throttled clients: new clients take the buckets closest to full (F8)", () => {
+    let now = 0;
+    const limiter = new RateLimiter(policy(120, 60), undefined, () => now);
+    const throttled = Array.from({ length: 20 }, (_, i) => `2001:db8:aaaa:${i.toString(16)}::1`);
+    for (const client of throttled) {
+      while (limiter.take(client, 1).allowed);
+    }
+    // 1.6 times the table's capacity of distinct /64s, one request each, within a second (as through a trusted proxy).
+    for (let i = 0; i < RATE_TABLE_CAPACITY * 1.6; i++) {
+      now = i / (RATE_TABLE_CAPACITY * 1.6);
+      limiter.take(`2001:db8:${(i >>> 16).toString(16)}:${(i & 0xffff).toString(16)}::1`, 1);
+    }
+    now = 1; // two tokens refilled, so each still has fewer than one... after 2 more requests
+    expect(throttled.filter((client) => limiter.take(client, 1).allowed && limiter.take(client, 1).allowed && !limiter.take(client, 1).allowed).length).toBe(20);
+  }, 60_000);
   test("two limiters on one memory are one limit", () => {
     const memory = new ArrayBuffer(RATE_TABLE_BYTES);
     const a = new RateLimiter(policy(4, 60), memory, () => 5);
     const b = new RateLimiter(policy(4, 60), memory, () => 5);
-    const allowed = [a, b, a, b, b, a].map((l) => l.take("198.51.100.7").allowed);
+    const allowed = [a, b, a, b, b, a].map((l) => l.take("198.51.100.7", 1).allowed);
     expect(allowed).toEqual([true, true, true, true, false, false]);
   });
   test("three processes on shared memory, racing for one client's tokens: exactly the burst is allowed", async () => {
@@ -59,19 +103,19 @@ describe("token buckets", () => {
     const locks = new Int32Array(memory, 16 * 4, 1 << 15);
     locks.fill(dead.pid); // every group "held" by a process that is gone
     const limiter = new RateLimiter(policy(2, 60), memory, () => 0);
-    expect(limiter.take("203.0.113.1").allowed).toBe(true);
-    expect(limiter.take("2001:db8::1").allowed).toBe(true);
+    expect(limiter.take("203.0.113.1", 1).allowed).toBe(true);
+    expect(limiter.take("2001:db8::1", 1).allowed).toBe(true);
   });
   test("memory is fixed across 10^6 distinct clients, and a new client still gets its whole burst", () => {
     const limiter = new RateLimiter(policy(10, 1), undefined, () => 0);
     Bun.gc(true);
     const heap = process.memoryUsage().heapUsed;
-    for (let i = 0; i < 1_000_000; i++) limiter.take(`${10 + (i >>> 16)}.${(i >>> 8) & 255}.${i & 255}.1`);
+    for (let i = 0; i < 1_000_000; i++) limiter.take(`${10 + (i >>> 16)}.${(i >>> 8) & 255}.${i & 255}.1`, 1);
     Bun.gc(true);
     expect(process.memoryUsage().heapUsed - heap).toBeLessThan(16 * 1024 * 1024);
     expect(1_000_000).toBeGreaterThan(RATE_TABLE_CAPACITY); // the table did overflow
-    for (let i = 0; i < 10; i++) expect(limiter.take("203.0.113.200").allowed).toBe(true);
-    expect(limiter.take("203.0.113.200").allowed).toBe(false);
+    for (let i = 0; i < 10; i++) expect(limiter.take("203.0.113.200", 1).allowed).toBe(true);
+    expect(limiter.take("203.0.113.200", 1).allowed).toBe(false);
   }, 60_000);
 });
 

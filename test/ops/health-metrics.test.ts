@@ -8,6 +8,7 @@ import { PUSH_INTERVAL_MS } from "../../server/ops/metrics-exchange.ts";
 import { freePort } from "../support/free-port.ts";
 import { readKernelClock } from "../support/kernel-clock.ts";
 import { startServerProcess } from "../support/server-process.ts";
+import { rawRequest } from "../support/raw-http.ts";
 import { startTestServer } from "../support/test-server.ts";
 import { sourceRelease } from "../support/tzdb-reference.ts";
 
@@ -197,6 +198,31 @@ test("/metrics with two workers: 60 scrapes on fresh connections under wrk load 
     expect(answeredBy.size).toBe(2);
     // The counts did move under the load (the comparison above compared something).
     expect(previous.get('zonetime_requests_total{route="timezone",status="200"}')!).toBeGreaterThan(first! + 10_000);
+  } finally {
+    await service.stop();
+  }
+}, 60_000);
+
+test("F10: with two workers, a request pipelined behind GET /metrics is answered too (on both workers), never closed with 0 bytes", async () => {
+  const service = await startServerProcess({ PORT: String(await freePort()), WORKERS: "2" });
+  try {
+    await Bun.sleep(2 * PUSH_INTERVAL_MS); // both workers up and the board published
+    const workers = new Set<string>();
+    const problems: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      // Three requests in one write on a fresh connection: /metrics, a time object, /metrics again.
+      const text = await rawRequest(service.port,
+        "GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n" +
+        "GET /timezone/UTC HTTP/1.1\r\nHost: localhost\r\n\r\n" +
+        "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+      const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1]);
+      if (statuses.join() !== "200,200,200") problems.push(`connection ${i}: ${statuses.join() || "closed with 0 bytes"} (${text.length} bytes)`);
+      const worker = /zonetime_uptime_seconds\{worker="(\d+)"\}/.exec(text)?.[1];
+      if (worker) workers.add(worker);
+      expect(text).toContain('"timezone":"UTC"');
+    }
+    expect(problems).toEqual([]);
+    expect(workers.size).toBe(2);
   } finally {
     await service.stop();
   }

@@ -5,7 +5,7 @@
 // page stays light.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { startServer, type Service } from "../../server/process/service.ts";
@@ -257,6 +257,60 @@ describe("live parts", () => {
       expect({ where, ipRead: finished.filter((path) => path === "/ip").length }).toEqual({ where, ipRead: 1 });
       await fresh.close();
     }
+  }, 60_000);
+
+  test("the 'Your clock' panel finds a shifted browser clock within the bound it states, and draws the samples", async () => {
+    for (const shift of [2500, -1200, 0]) {
+      const shifted = await browser.newContext({ extraHTTPHeaders: VISITOR });
+      // The visitor's clock, shifted: Date.now() and the performance timeline's origin.
+      await shifted.addInitScript((ms: number) => {
+        const g = globalThis as any;
+        const realNow = g.Date.now.bind(g.Date);
+        g.Date.now = () => realNow() + ms;
+        const origin = g.performance.timeOrigin;
+        Object.defineProperty(g.Performance.prototype, "timeOrigin", { get: () => origin + ms });
+      }, shift);
+      const p = await shifted.newPage();
+      await p.goto(`${base}/`);
+      await p.waitForSelector("#clock-offset[data-state=done]", { timeout: 20_000 });
+      // offset: what to add to the visitor's clock to read ours; a clock ahead by `shift` needs -shift.
+      const offset = Number(await p.getAttribute("#clock-offset", "data-offset-ms"));
+      const bound = Number(await p.getAttribute("#clock-offset", "data-bound-ms"));
+      expect({ shift, within: Math.abs(offset + shift) <= bound }).toEqual({ shift, within: true });
+      expect(bound).toBeLessThan(250);
+      const verdict = (await p.textContent("#clock-offset [data-role=verdict]"))!;
+      if (shift === 0) {
+        expect(verdict).toMatch(/^your clock is right \(± \d+\.\d\d s\)$/);
+      } else {
+        const m = /^your clock is (\d+\.\d\d) s (ahead|behind) \(± (\d+\.\d\d) s\)$/.exec(verdict);
+        expect(m).not.toBeNull();
+        const shown = Number(m![1]) * (m![2] === "ahead" ? 1 : -1);
+        expect({ verdict, within: Math.abs(shown - shift / 1000) <= Number(m![3]) }).toEqual({ verdict, within: true });
+      }
+      expect(await p.locator("#clock-offset svg [data-sample]").count()).toBe(8);
+      expect(await p.locator("#clock-offset svg [data-best=true]").count()).toBe(1);
+      if (shift === 2500) await p.screenshot({ path: join(SCREENSHOTS, "home-clock-offset.png") });
+      await shifted.close();
+    }
+  }, 90_000);
+
+  test("the clock-offset guide shows the functions the tests run, as they are in site/src/lib", async () => {
+    await page.goto(`${base}/guides/clock-offset/`);
+    const blocks = await page.$$eval("pre code", (codes) => codes.map((c) => c.textContent ?? ""));
+    for (const file of ["clock-offset.js", "clock_offset.py"]) {
+      expect(blocks).toContain(readFileSync(join(ROOT, "site", "src", "lib", file), "utf8"));
+    }
+  }, 60_000);
+
+  test("the API reference and the guides describe /clock and /sync", async () => {
+    await page.goto(`${base}/docs/`);
+    expect(await page.textContent("#getWorldClock h2")).toBe("GET /clock");
+    expect(await page.textContent("#sync h2")).toBe("GET /sync");
+    expect(await page.textContent("#sync-answer")).toContain("t2");
+    await page.goto(`${base}/guides/`);
+    expect(await page.locator("a[href='/guides/world-clock/'], a[href='/guides/clock-offset/']").count()).toBe(2);
+    await page.goto(`${base}/guides/world-clock/`);
+    expect(await page.textContent("main")).toContain("/clock?zones=America/New_York,Europe/London,Asia/Kathmandu");
   }, 60_000);
 
   test("copy buttons put the snippet on the clipboard", async () => {

@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { realtimeClock } from "../../server/core/clock.ts";
+import { ClockCheck } from "../../server/ops/clock-check.ts";
 import { startServer, type Service } from "../../server/process/service.ts";
 import { validate } from "../support/json-schema.ts";
 import { ROOT, testConfig } from "../support/test-server.ts";
@@ -20,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => service?.server.stop(true));
 
 /** One request per documented (path, status), with the headers that produce it. */
-const REQUESTS: { path: string; status: string; url: string; headers?: Record<string, string>; draining?: boolean; method?: "post"; body?: string }[] = [
+const REQUESTS: { path: string; status: string; url: string; headers?: Record<string, string>; draining?: boolean; diverged?: boolean; method?: "post"; body?: string }[] = [
   { path: "/timezone{format}", status: "200", url: "/timezone" },
   { path: "/timezone{format}", status: "304", url: "/timezone", headers: { "If-None-Match": "*" } },
   { path: "/timezone{format}", status: "429", url: "/timezone", headers: { "X-Forwarded-For": "203.0.113.1" } },
@@ -67,6 +69,14 @@ const REQUESTS: { path: string; status: string; url: string; headers?: Record<st
   { path: "/places", status: "304", url: "/places?q=paris", headers: { "If-None-Match": "*" } },
   { path: "/places", status: "400", url: "/places?q=paris&limit=51" },
   { path: "/places", status: "429", url: "/places?q=paris", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/clock{format}", status: "200", url: "/clock?zones=Europe/Dublin,US/Eastern,Asia/Kathmandu" },
+  { path: "/clock{format}", status: "400", url: "/clock?zones=UTC&at=noon" },
+  { path: "/clock{format}", status: "404", url: "/clock?zones=UTC,Nowhere/City" },
+  { path: "/clock{format}", status: "429", url: "/clock?zones=UTC", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/sync", status: "200", url: "/sync?t0=1795219200123.456" },
+  { path: "/sync", status: "400", url: "/sync?t0=1e400" },
+  { path: "/sync", status: "429", url: "/sync", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/sync", status: "503", url: "/sync", diverged: true },
   { path: "/health", status: "200", url: "/health" },
   { path: "/health", status: "503", url: "/health", draining: true },
   { path: "/metrics", status: "200", url: "/metrics" },
@@ -166,9 +176,13 @@ test("every documented status is produced, and every response fits its schema", 
   const produced = new Set<string>();
   for (const r of REQUESTS) {
     service.state.draining = r.draining ?? false;
+    const check = service.state.clockCheck;
+    // A serving clock two seconds off the system clock: what /health calls clock_diverged.
+    if (r.diverged) service.state.clockCheck = new ClockCheck(() => ({ ...realtimeClock(), seconds: realtimeClock().seconds + 2 }), () => {});
     const init = r.method === "post" ? { method: "POST", body: r.body, headers: { "content-type": "application/json", ...r.headers } } : { headers: r.headers };
     const response = await fetch(`${base}${r.url}`, init);
     service.state.draining = false;
+    service.state.clockCheck = check;
     if (String(response.status) !== r.status) {
       problems.push(`${r.url}: ${response.status}, expected ${r.status}`);
       continue;

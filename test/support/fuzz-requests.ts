@@ -57,7 +57,8 @@ const ROUTED_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE
  * What HTTP/1.1 (RFC 9112), Bun 1.4.4's parser and our API make of one request. Bun refuses
  * what is not HTTP: an invalid method token, a version it does not speak, a target or a
  * header with control bytes, HTTP/1.1 without Host, a bad Content-Length, a repeated
- * Transfer-Encoding or one beside Content-Length. It accepts an empty or repeated Host.
+ * Transfer-Encoding or one beside Content-Length. It accepts an empty or repeated Host;
+ * we answer a repeated Host 400 (RFC 9112 section 3.2), whatever the method and path.
  */
 export function expectedOutcome(method: string, target: string, version: string, headers: string[]): Expected {
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(method) || !/^HTTP\/1\.[01]$/.test(version)) return { by: "bun" };
@@ -69,6 +70,7 @@ export function expectedOutcome(method: string, target: string, version: string,
     (count("Transfer-Encoding: chunked") > 0 && (count("Content-Length: 5") > 0 || version === "HTTP/1.0"));
   if (bad) return { by: "bun" };
   if (!ROUTED_METHODS.has(method)) return { by: "bun-closes" };
+  if (headers.filter((h) => h.startsWith("Host:")).length > 1) return { by: "us", status: 400, notModifiedIfList: false };
   if (method === "OPTIONS") return { by: "us", status: 204, notModifiedIfList: false };
   if (method !== "GET" && method !== "HEAD") return { by: "us", status: 405, notModifiedIfList: false };
   return { by: "us", status: "target", notModifiedIfList: headers.includes("If-None-Match: *") };

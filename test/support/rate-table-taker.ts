@@ -8,5 +8,5 @@ import { mapInheritedMemory } from "../../server/process/shared-memory.ts";
 const [burst, windowSeconds, client, attempts] = process.argv.slice(2);
 const limiter = new RateLimiter({ burst: Number(burst), windowSeconds: Number(windowSeconds), policy: "" }, mapInheritedMemory(RATE_TABLE_BYTES));
 let allowed = 0;
-for (let i = 0; i < Number(attempts); i++) if (limiter.take(client!).allowed) allowed++;
+for (let i = 0; i < Number(attempts); i++) if (limiter.take(client!, 1).allowed) allowed++;
 console.log(allowed);

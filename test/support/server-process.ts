@@ -17,9 +17,11 @@ export interface ServerProcess {
 
 export const SERVICE_ENTRY = join(ROOT, "server", "process", "main.ts");
 
-/** The service's processes are started with this Bun, never one looked up on PATH. */
-export function spawnService(env: Record<string, string>): { child: Subprocess<"ignore", "pipe", "pipe">; log: string[] } {
-  const child = Bun.spawn([process.execPath, SERVICE_ENTRY], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+/** The service's processes are started with this Bun, never one looked up on PATH (`command` may wrap it, e.g. in setpriv). */
+export function spawnService(
+  env: Record<string, string>, command: string[] = [process.execPath, SERVICE_ENTRY],
+): { child: Subprocess<"ignore", "pipe", "pipe">; log: string[] } {
+  const child = Bun.spawn(command, { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const log: string[] = [];
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     let rest = "";
@@ -53,8 +55,8 @@ export async function waitForLog(
   }
 }
 
-export async function startServerProcess(env: Record<string, string> = {}, listening = 1): Promise<ServerProcess> {
-  const { child, log } = spawnService({ ...process.env, PORT: "0", HOST: "127.0.0.1", WORKERS: "1", DATA_DIR: await testDataDir(), ...env });
+export async function startServerProcess(env: Record<string, string> = {}, listening = 1, command?: string[]): Promise<ServerProcess> {
+  const { child, log } = spawnService({ ...process.env, PORT: "0", HOST: "127.0.0.1", WORKERS: "1", DATA_DIR: await testDataDir(), ...env }, command);
   const [first] = await waitForLog(log, '"event":"listening"', { count: listening, child });
   const port = Number(/"url":"http:\/\/[^"]*:(\d+)"/.exec(first!)![1]);
   return {

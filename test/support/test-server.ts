@@ -56,6 +56,6 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 export async function testHandler(clock: Clock = realtimeClock): Promise<(req: Request) => Response> {
   const state = createAppState(await loadData(await testDataDir()), clock, await testConfig());
   const handler = createFetchHandler(state);
-  // Synchronous here: only a supervisor's worker answers /metrics asynchronously.
+  // Every answer is synchronous (/metrics too: issue 17, F10).
   return (req) => handler(req, null) as Response;
 }

@@ -1,6 +1,7 @@
 // The guides, as short HTML bodies; one page each under /guides/{slug}/.
 
 import { dialectGuides } from "./guides-dialects";
+import { clockGuides } from "./guides-clock";
 import { zoneRuleGuides } from "./guides-zone-rules";
 
 export interface Guide {
@@ -102,4 +103,5 @@ A clock needs one request a minute at most: fetch once, then count locally from 
   },
   ...zoneRuleGuides,
   ...dialectGuides,
+  ...clockGuides,
 ];

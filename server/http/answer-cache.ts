@@ -1,0 +1,69 @@
+// The answers that depend on their query and the data alone (transitions, zone info,
+// conversions, name lists, the /api index), kept encoded with their ETag, per normalised
+// query, within a budget of BYTES (ANSWER_CACHE_BYTES), least recently used first out.
+//
+// The ETag is derived from the normalised query and the data version, never from the body,
+// so a revalidation (If-None-Match) is answered 304 before any body is built. It lives in
+// ApiData: a reload brings a new data version, a new prefix and an empty cache.
+
+/** Bytes an entry costs beyond its body and key: the Map slot, the entry, the ETag. */
+const ENTRY_OVERHEAD = 160;
+
+export interface CachedAnswer {
+  body: Uint8Array;
+  etag: string;
+  /** What the entry counts against the budget. */
+  bytes: number;
+}
+
+export class AnswerCache {
+  private readonly entries = new Map<string, CachedAnswer>();
+  private used = 0;
+
+  /** `etagPrefix`: the data version (tzdb release and build fingerprint). */
+  constructor(readonly capacityBytes: number, private readonly etagPrefix: string) {}
+
+  /** The strong ETag of the answer to normalised query `key` (its format and profile included). */
+  etagOf(key: string): string {
+    return `"${this.etagPrefix}-${Bun.hash(key).toString(36)}"`;
+  }
+
+  get(key: string): CachedAnswer | undefined {
+    const entry = this.entries.get(key);
+    if (entry !== undefined) {
+      // Most recently used last: a Map iterates in insertion order.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** Keeps an answer if it fits the budget, dropping the least recently used ones to make room. */
+  put(key: string, etag: string, body: Uint8Array): CachedAnswer {
+    const entry = { body, etag, bytes: body.byteLength + key.length * 2 + ENTRY_OVERHEAD };
+    // An answer bigger than a quarter of the budget would flush the rest for one query: answered, not kept.
+    if (entry.bytes > this.capacityBytes / 4) return entry;
+    const old = this.entries.get(key);
+    if (old !== undefined) {
+      this.entries.delete(key);
+      this.used -= old.bytes;
+    }
+    for (const [oldest, victim] of this.entries) {
+      if (this.used + entry.bytes <= this.capacityBytes) break;
+      this.entries.delete(oldest);
+      this.used -= victim.bytes;
+    }
+    this.entries.set(key, entry);
+    this.used += entry.bytes;
+    return entry;
+  }
+
+  /** Bytes held now (never above capacityBytes). */
+  get usedBytes(): number {
+    return this.used;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
