@@ -4,6 +4,8 @@
 // .NET clock 100 ns ticks, so 7 fraction digits there, 6 here).
 
 import { beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Instant } from "../../../server/core/clock.ts";
 import { testHandler } from "../../support/test-server.ts";
 
@@ -147,6 +149,16 @@ describe("TimeZoneDB", () => {
     const paris = JSON.parse((await get("/v2.1/get-time-zone?key=k&format=json&by=city&country=FR&city=Paris&time=1752000000")).body);
     expect(paris.zones[0]).toMatchObject({ cityName: "Paris", zoneName: "Europe/Paris", countryCode: "FR" });
     expect(paris.currentPage).toBe(1);
+  });
+
+  test("list-time-zone lists zone.tab's 418 rows (country, name)", async () => {
+    const body = JSON.parse((await get("/v2.1/list-time-zone?key=k&format=json")).body);
+    const ours = new Set(body.zones.map((z: { countryCode: string; zoneName: string }) => `${z.countryCode} ${z.zoneName}`));
+    const tab = new Set(readFileSync(join(import.meta.dir, "..", "..", "..", "data", "tzdb", "zone.tab"), "utf8").split("\n")
+      .filter((l) => l !== "" && !l.startsWith("#")).map((l) => { const [code, , name] = l.split("\t"); return `${code} ${name}`; }));
+    expect(ours.size).toBe(tab.size);
+    // zone1970.tab lists Simferopol under RU first and UA second; zone.tab under UA.
+    expect([...tab].filter((row) => !ours.has(row))).toEqual(["UA Europe/Simferopol"]);
   });
 
   test("convert-time-zone: LA to Sydney, offset 61200 (api-evangelist's example)", async () => {
