@@ -93,7 +93,7 @@ describe("tables the service may not write", () => {
 describe("a read-only data folder", () => {
   test.skipIf(!isRoot())("root, tables on a tmpfs remounted read-only: starts and serves every route (needs root: mount)", async () => {
     const source = await testDataDir();
-    const mount = readOnlyMount(64, (dir) => cpSync(source, dir, { recursive: true, dereference: true }));
+    const mount = readOnlyMount(128, (dir) => cpSync(source, dir, { recursive: true, dereference: true }));
     stops.push(mount.unmount);
     const service = await startServerProcess({ DATA_DIR: mount.dir, WORKERS: "1", SITE_DIR: join(mount.dir, "no-site") });
     stops.push(() => service.child.kill());
