@@ -5,9 +5,8 @@
 // 1900-2100, every name and the whole globe. Seeded: a failure names its pair and repeats.
 
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Instant } from "../../../server/core/clock.ts";
+import { cldrCanonical } from "../../support/cldr-canonical.ts";
 import { testHandler } from "../../support/test-server.ts";
 
 const PAIRS = 1000;
@@ -39,21 +38,6 @@ function random(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-/** CLDR's canonical id of a tz name, read here from cldr-bcp47 itself: the first alias of the entry that lists the name. */
-const CLDR_CANONICAL = (() => {
-  const file = join(import.meta.dir, "..", "..", "..", "node_modules", "cldr-bcp47", "bcp47", "timezone.json");
-  const tz = JSON.parse(readFileSync(file, "utf8")).keyword.u.tz as Record<string, { _alias?: string; _iana?: string }>;
-  const map = new Map<string, string>();
-  for (const entry of Object.values(tz)) {
-    if (!entry._alias) continue;
-    const aliases = entry._alias.split(" ");
-    for (const alias of aliases) map.set(alias, aliases[0]!);
-    if (entry._iana) map.set(entry._iana, aliases[0]!);
-  }
-  return map;
-})();
-const cldrCanonical = (name: string) => CLDR_CANONICAL.get(name) ?? name;
 
 const offsetSeconds = (text: string) => {
   const m = /^([+-])(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text)!;

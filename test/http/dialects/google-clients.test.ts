@@ -13,6 +13,7 @@
 //   and runs when GO_SDK_CLIENT names that binary.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cldrCanonical } from "../../support/cldr-canonical.ts";
 import { requireTool } from "../../support/require-tool.ts";
 import { startTestServer } from "../../support/test-server.ts";
 import { mirrorCheckout, mirrorRepo, npmInstall, skipMessage } from "../../support/third-party.ts";
@@ -34,7 +35,7 @@ const CASES: [number, number, number][] = [
 
 async function expected(lat: number, lng: number, at: number) {
   const spec = (await (await fetch(`${server.url}/coordinates/${lat},${lng}?at=${at}`)).json()) as { timezone: string; raw_offset: number; dst_offset: number };
-  return { status: "OK", timeZoneId: spec.timezone, rawOffset: spec.raw_offset, dstOffset: spec.dst_offset };
+  return { status: "OK", timeZoneId: cldrCanonical(spec.timezone), rawOffset: spec.raw_offset, dstOffset: spec.dst_offset };
 }
 
 describe("Google Time Zone SDKs", () => {
