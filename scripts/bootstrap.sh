@@ -4,8 +4,9 @@
 # drivers (zic and zdump from libc-bin, make and awk for IANA's Makefile, openssl, curl,
 # python3, wrk, slowhttptest, faketime for the clock-offset clients, gcc, g++ and musl-gcc
 # for the device TZ harness and the guide's Arduino sketch, Debian's Chromium for the
-# browser tests, and for the deployment tests podman with runc, debootstrap (the stand-in
-# base image), redis-server and nginx).
+# browser tests, for the deployment tests podman with runc, debootstrap (the stand-in
+# base image), redis-server and nginx, and libcjson and python3-requests for the
+# dialects' third-party clients).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,11 +26,14 @@ if $want_test_tools; then
   need openssl openssl
   need curl curl
   need python3 python3
+  # The dialects' real clients (test/http/dialects/): SenseCAP's C parser, the Python SDKs' requests.
+  need gcc gcc
+  [ -f /usr/include/cjson/cJSON.h ] || missing+=(libcjson-dev)
+  python3 -c 'import requests' 2>/dev/null || missing+=(python3-requests)
   need wrk wrk
   need slowhttptest slowhttptest
   need faketime faketime
   # The device tests build a TZ harness against glibc and musl (test/support/libc-harness.ts).
-  need gcc gcc
   need g++ g++
   need musl-gcc musl-tools
   [ -f /usr/include/stdio.h ] || missing+=(libc6-dev)

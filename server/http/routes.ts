@@ -20,6 +20,8 @@ import { worldClock } from "./world-clock.ts";
 import { sync } from "./sync-route.ts";
 import type { ApiData } from "./api-data.ts";
 import type { AppState } from "./app-state.ts";
+import type { HttpError } from "./http-errors.ts";
+import { DIALECT_ROUTES } from "./dialects/dialect-routes.ts";
 import { health, healthLive, healthReady, metrics, openapiDocument } from "./service-routes.ts";
 
 /** What a route's handler is given: the request as parsed, the data and the clock. */
@@ -36,6 +38,8 @@ export interface RouteRequest {
   clientAddress: string | null;
   /** If-None-Match, read only when asked (reading headers materialises them). */
   ifNoneMatch: () => string | null;
+  /** Any request header, read only when asked (Google's dialect reads Accept-Language). */
+  header: (name: string) => string | null;
   data: ApiData;
   clock: Clock;
   /**
@@ -47,6 +51,28 @@ export interface RouteRequest {
 
 /** Answers through `request.data.responses`; throws an HttpError for a client's mistake. */
 export type RouteHandler = (request: RouteRequest, state: AppState) => Response;
+
+/**
+ * A dialect (timeapi.io, TimeZoneDB, Google): another service's wire contract at its own
+ * paths. It owns its error shape: every HttpError of its rows (a handler's, a 405, a 429)
+ * is answered through `error`, never in the service's own `{"error":...}` shape.
+ */
+export interface Dialect {
+  name: string;
+  error(request: DialectErrorContext, error: HttpError, extraHeaders?: Record<string, string>): Response;
+}
+
+/** What a dialect's error answer may read: the query (TimeZoneDB's `format`), HEAD, the responses. */
+export interface DialectErrorContext {
+  query: string;
+  head: boolean;
+  data: ApiData;
+  /** The request's headers, read only when asked. */
+  header: (name: string) => string | null;
+}
+
+/** A POST route's handler: the request as for GET, and the body as text (at most MAX_POST_BODY bytes). */
+export type PostHandler = (request: RouteRequest, body: string, contentType: string | null) => Response;
 
 export interface RouteRow {
   /** Literals and parameters: `{name}` is one segment (no "/"), `{name*}` any text, slashes included, possibly empty. */
@@ -62,10 +88,22 @@ export interface RouteRow {
   limited: boolean;
   /** "wta": only under `/api` (a pattern the website's paths at the root must keep). */
   only?: "wta";
+  /**
+   * Literals matched in any letter case (timeapi.io's clients send `/api/TimeZone/zone` and
+   * `/api/timezone/zone` alike); the pattern is written in lower case. Never with `.txt`.
+   */
+  caseless?: boolean;
+  /** The dialect whose error shape this row answers in (absent: the service's own). */
+  dialect?: Dialect;
+  /** The route also takes POST (timeapi.io's conversions and calculations). */
+  post?: PostHandler;
   handle: RouteHandler;
 }
 
 export const ROUTE_TABLE: readonly RouteRow[] = [
+  // The dialects first: their paths are no name of WorldTimeAPI's (`/api/TimeZone/zone`
+  // was an unknown location there), and every tz name keeps its meaning below.
+  ...DIALECT_ROUTES,
   { pattern: "/timezone", on: "api", label: "timezone_list", limited: true, handle: timezoneList },
   { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", limited: true, handle: transitions },
   { pattern: "/timezone/{name*}/info", on: "api", label: "info", limited: true, handle: info },
@@ -109,6 +147,7 @@ interface CompiledRoute {
   label: number;
   /** RouteMatch.family for this row at the root and under /api. */
   family: { spec: string; wta: string };
+  caseless: boolean;
 }
 
 /**
@@ -148,13 +187,14 @@ function compile(row: RouteRow): CompiledRoute {
   return {
     row, tokens, exact: only !== null && "literal" in only ? only.literal : null, label: ROUTE_LABELS.indexOf(row.label),
     family: { spec: first, wta: `${API_PREFIX}${first}` },
+    caseless: row.caseless === true,
   };
 }
 
 const NO_PARAMS: readonly string[] = Object.freeze([]);
 
 /** The parameters of `path` under `route`, or null when it does not match. */
-function matchTokens(route: CompiledRoute, path: string): readonly string[] | null {
+function matchTokens(route: CompiledRoute, path: string, source = path): readonly string[] | null {
   if (route.exact !== null) return path === route.exact ? NO_PARAMS : null;
   const { tokens } = route;
   const params: string[] = [];
@@ -172,7 +212,7 @@ function matchTokens(route: CompiledRoute, path: string): readonly string[] | nu
     else if (token.anyText && i + 2 === tokens.length) end = path.endsWith(next.literal) ? path.length - next.literal.length : -1;
     else end = path.indexOf(next.literal, at);
     if (end < at) return null;
-    const value = path.slice(at, end);
+    const value = source.slice(at, end);
     if (!token.anyText && (value.length === 0 || value.includes("/"))) return null;
     params.push(value);
     at = end;
@@ -197,12 +237,23 @@ export interface RouteMatch {
    * /api path; "" for the website.
    */
   family: string;
+  /** A caseless row: the raw prefix may be sent in any letter case (or fall under `/api` alone). */
+  caseless?: boolean;
 }
 
 const COMPILED = ROUTE_TABLE.map(compile);
 const SITE = ROUTE_LABELS.indexOf(SITE_LABEL);
 const OTHER = ROUTE_LABELS.indexOf(OTHER_LABEL);
 const SLASH = 47;
+
+/** A-Z to a-z, every other character kept: the same length, so offsets in it are offsets in `path`. */
+function asciiLower(path: string): string {
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c >= 65 && c <= 90) return path.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  }
+  return path;
+}
 
 /** True when `path` ends in `.txt`, any case (char codes: no substring or case-folding allocation on the hot path). */
 export function endsWithTxt(path: string): boolean {
@@ -228,10 +279,21 @@ export function matchRoute(rawPath: string): RouteMatch {
     path = path.slice(0, -4);
   }
   if (path.length > 1 && path.charCodeAt(path.length - 1) === SLASH) path = path.slice(0, -1);
+  let lower: string | null = null;
   for (const route of COMPILED) {
     const raw = route.row.on === "raw";
     if (raw && profile === "wta") continue;
     if (route.row.only === "wta" && profile !== "wta") continue;
+    if (route.caseless) {
+      if (format === "text") continue;
+      lower ??= asciiLower(path);
+      // Literals compared in lower case, parameters taken from the path as sent.
+      const params = matchTokens(route, lower, path);
+      if (params !== null) {
+        return { route: route.row, params, profile, format, label: route.label, api: true, family: route.family[profile], caseless: true };
+      }
+      continue;
+    }
     const params = matchTokens(route, raw ? rawPath : path);
     if (params !== null) {
       return { route: route.row, params, profile, format: raw ? "json" : format, label: route.label, api: !raw, family: route.family[profile] };
