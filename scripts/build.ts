@@ -7,7 +7,7 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
 import { previousManifest, type Manifest } from "./manifest.ts";
-import { beginSet } from "./table-set-writer.ts";
+import { beginSet, type KeptFile } from "./table-set-writer.ts";
 import { buildZones } from "./tzdb/build-zones.ts";
 import { ZONES_FILE } from "../server/formats/zones-format.ts";
 import { buildIp } from "./ip/build-ip.ts";
@@ -48,24 +48,33 @@ export async function build(options: BuildOptions): Promise<Manifest> {
   try {
     const out = set.dir;
     const keep = (part: BuildPart) => options.only !== undefined && options.only !== part;
-    const kept = <T>(part: BuildPart, value: T | undefined, files: () => string[]): T | undefined => {
+    // A part kept from the serving set only if every one of its files still matches the old
+    // manifest (length and sha256); a damaged one is rebuilt instead, so what is committed loads.
+    const kept = <T>(part: BuildPart, value: T | undefined, files: () => KeptFile[]): T | undefined => {
       if (!keep(part) || value === undefined) return undefined;
-      for (const name of files()) set.keep(name);
+      for (const file of files()) {
+        const damaged = set.keep(file);
+        if (damaged !== null) {
+          console.warn(`build: rebuilding ${part}, not keeping it: ${damaged}`);
+          return undefined;
+        }
+      }
       return value;
     };
-    const tzdb = kept("tz", previous?.tzdb, () => [previous!.tzdb.file]) ?? await buildZones(options.tzdbDir, out, builtAt);
+    const keptTz = kept("tz", previous?.tzdb, () => [{ name: previous!.tzdb.file, bytes: previous!.tzdb.bytes, sha256: previous!.tzdb.sha256 }]);
+    const tzdb = keptTz ?? await buildZones(options.tzdbDir, out, builtAt);
     // The coordinates and IP tables map onto the names our own tz table serves.
     const zones = await ZoneTable.load(join(out, ZONES_FILE));
     // The IP source is opened first: a bad one fails the build before the long geo step.
-    const keptIp = kept("ip", previous?.ip, () => previous!.ip.files.map((f) => f.name));
+    const keptIp = kept("ip", previous?.ip, () => previous!.ip.files);
     const ipSource = keptIp ? null : options.ipSource ? await maxmindSource(options.ipSource) : await dbipSource();
-    const keptGeo = kept("geo", previous?.geo, () => [previous!.geo.file.name]);
+    const keptGeo = kept("geo", previous?.geo, () => [previous!.geo.file]);
     const geo = keptGeo ?? await buildGeo(out, new Set(zones.names), builtAt);
     const ip = keptIp ?? await buildIp(ipSource!, zoneAtCoordinates(GeoTable.load(join(out, GEO_FILE))), out, new Set(zones.names), builtAt);
     // Names follow the release's names and zone.tab: rebuilt whenever tz is.
-    const names = kept("names", keep("tz") ? previous?.names : undefined, () => [previous!.names.file.name]) ?? await buildNames(options.tzdbDir, out, zones, builtAt);
+    const names = kept("names", keptTz ? previous?.names : undefined, () => [previous!.names.file]) ?? await buildNames(options.tzdbDir, out, zones, builtAt);
     // Places take their zones from geo.bin: rebuilt whenever it is, so they always agree.
-    const places = kept("places", keptGeo ? previous?.places : undefined, () => [previous!.places.file.name])
+    const places = kept("places", keptGeo ? previous?.places : undefined, () => [previous!.places.file])
       ?? buildPlaces(out, options.tzdbDir, GeoTable.load(join(out, GEO_FILE)), new Set(zones.names), builtAt);
     manifest = { manifestVersion: 1, builtAt, tzdb, geo, ip, names, places };
     set.commit(manifest, [tzdb.file, geo.file.name, ...ip.files.map((f) => f.name), names.file.name, places.file.name]);

@@ -12,10 +12,10 @@
 // plain name (scripts, benchmarks, tests), and every other set is removed. The space needed
 // is the old set plus the new one while building, one set after.
 
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { MANIFEST_FILE, type Manifest } from "../server/formats/manifest.ts";
-import { writeAtomically } from "./write-atomically.ts";
+import { sha256Hex, writeAtomically } from "./write-atomically.ts";
 
 export const SETS_FOLDER = "sets";
 
@@ -27,13 +27,20 @@ export function setFolderOf(dataDir: string, manifest: Manifest | null): string 
 export interface SetBuild {
   /** The new set's folder: every table of the build goes here. */
   dir: string;
-  /** Takes `name` unchanged from the serving set (a hard link, else a copy). */
-  keep(name: string): void;
+  /**
+   * Takes `file` unchanged from the serving set (a hard link, else a copy) when it still has
+   * the length and sha256 the serving manifest records; else takes nothing and says why
+   * (damaged underneath: a disk error, a stray truncate), so the caller rebuilds that part:
+   * a kept table is read and checked here, never trusted from the old manifest.
+   */
+  keep(file: KeptFile): string | null;
   /** Writes the manifest into the set, then switches the data folder to it (one rename). Then tidies up. */
   commit(manifest: Manifest, tables: readonly string[]): void;
   /** Removes the new set (the build failed): the data folder is as it was. */
   abandon(): void;
 }
+
+export interface KeptFile { name: string; bytes: number; sha256: string }
 
 export function beginSet(dataDir: string, previous: Manifest | null, builtAt: string): SetBuild {
   mkdirSync(dataDir, { recursive: true });
@@ -49,12 +56,24 @@ export function beginSet(dataDir: string, previous: Manifest | null, builtAt: st
   const serving = setFolderOf(dataDir, previous);
   return {
     dir,
-    keep(name) {
+    keep({ name, bytes, sha256 }) {
+      const from = join(serving, name);
+      const to = join(dir, name);
       try {
-        linkSync(join(serving, name), join(dir, name));
+        linkSync(from, to);
       } catch {
-        copyFileSync(join(serving, name), join(dir, name));
+        try {
+          copyFileSync(from, to);
+        } catch (error) {
+          return `${from} cannot be read (${(error as Error).message})`;
+        }
       }
+      // The file as this set holds it (one inode with the serving one when linked).
+      const data = readFileSync(to);
+      const why = data.length !== bytes ? `${from} has ${data.length} bytes, not the ${bytes} its manifest records`
+        : sha256Hex(data) !== sha256 ? `${from} does not have the sha256 its manifest records` : null;
+      if (why !== null) rmSync(to, { force: true });
+      return why;
     },
     commit(manifest, tables) {
       writeAtomically(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + "\n");
