@@ -1,4 +1,5 @@
-// The signals of a serving process (alone or a worker), handled from the first moment:
+// The signals of a serving process (alone or a worker), handled from the first moment
+// (a SIGHUP from the very first, by early-hangup.ts, until this takes over):
 // the handlers are installed before the tables load, because until a SIGHUP handler
 // exists a SIGHUP kills the process (its default action), and loading takes a while. A
 // SIGHUP that arrives while starting is remembered and becomes a reload once serving (the
@@ -6,6 +7,7 @@
 // once, there being nothing to drain yet.
 
 import { logEvent } from "../core/log.ts";
+import { takeOverHangup } from "./early-hangup.ts";
 import type { Service } from "./service.ts";
 
 export interface SignalHandlers {
@@ -32,14 +34,15 @@ export function installSignalHandlers(workerId: string): SignalHandlers {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGHUP", () => {
+  const hangup = () => {
     if (onHangup !== null) {
       onHangup();
       return;
     }
     reloadAfterStart = true;
     logEvent("signal", { signal: "SIGHUP", worker: workerId, starting: true, reloadOnceServing: true });
-  });
+  };
+  if (takeOverHangup(hangup)) hangup(); // one came while the modules loaded
   return {
     serving(started, hangup) {
       service = started;

@@ -15,6 +15,7 @@
 import type { Subprocess } from "bun";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
+import { takeOverHangup } from "./early-hangup.ts";
 import { decodeTables } from "./load-data.ts";
 import { ReloadQueue } from "./reload-queue.ts";
 import { inheritance, TABLES_VARIABLE, type HandoverMessage } from "./table-handover.ts";
@@ -102,7 +103,7 @@ export async function supervise(config: Config): Promise<void> {
     if (current === null) reloadWhenStarted = true;
     else void reloads.request();
   };
-  process.on("SIGHUP", () => hangup("supervisor"));
+  if (takeOverHangup(() => hangup("supervisor"))) hangup("supervisor"); // one came while the modules loaded
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
