@@ -97,7 +97,7 @@ describe("a read-only data folder", () => {
   test.skipIf(!isRoot())("root, tables on a tmpfs remounted read-only: starts and serves every route (needs root: mount)", async () => {
     const source = await testDataDir();
     // cp -a: the data folder as the build left it (its layout and links), as an image or a volume holds it.
-    const mount = readOnlyMount(64, (dir) => expect(Bun.spawnSync(["cp", "-a", `${source}/.`, dir]).exitCode).toBe(0));
+    const mount = readOnlyMount(96, (dir) => expect(Bun.spawnSync(["cp", "-a", `${source}/.`, dir]).exitCode).toBe(0));
     stops.push(mount.unmount);
     const service = await startServerProcess({ DATA_DIR: mount.dir, WORKERS: "1", SITE_DIR: join(mount.dir, "no-site") });
     stops.push(() => service.child.kill());

@@ -1,5 +1,5 @@
 // A build that fails part-way leaves the data folder as it was (scripts/table-set-writer.ts):
-// on a full disk (a 60 MB tmpfs holding one set (52 MB with names.bin): the new geo.bin cannot be written) the
+// on a full disk (an 80 MB tmpfs holding one set (70 MB with names.bin and places.bin): the new geo.bin cannot be written) the
 // build exits non-zero saying so, no temporary file or half set remains, the manifest and
 // every table are byte for byte the old ones, the running instance serves on, a worker
 // killed with kill -9 is replaced and a fresh start works. The same on a read-only folder,
@@ -63,9 +63,9 @@ async function expectServes(service: ServerProcess): Promise<void> {
 }
 
 describe("a build that fails part-way", () => {
-  test.skipIf(!isRoot())("a full disk (ENOSPC on a 60 MB tmpfs): exits non-zero saying so; the old set is untouched and serves, a killed worker is replaced, a fresh start works; no .tmp left (needs root: mount)", async () => {
+  test.skipIf(!isRoot())("a full disk (ENOSPC on an 80 MB tmpfs): exits non-zero saying so; the old set is untouched and serves, a killed worker is replaced, a fresh start works; no .tmp left (needs root: mount)", async () => {
     const dir = openDir("zonetime-full-");
-    expect(Bun.spawnSync([requireTool("mount"), "-t", "tmpfs", "-o", "size=60m", "tmpfs", dir]).exitCode).toBe(0);
+    expect(Bun.spawnSync([requireTool("mount"), "-t", "tmpfs", "-o", "size=80m", "tmpfs", dir]).exitCode).toBe(0);
     cleanups.push(() => void Bun.spawnSync([requireTool("umount"), "-l", dir]));
     copyInto(dir, await testDataDir());
     const before = snapshot(dir);
@@ -91,7 +91,7 @@ describe("a build that fails part-way", () => {
 
   test.skipIf(!isRoot())("a read-only data folder (EROFS): exits non-zero saying so, nothing changed (needs root: mount)", async () => {
     const source = await testDataDir();
-    const mount = readOnlyMount(64, (dir) => copyInto(dir, source));
+    const mount = readOnlyMount(96, (dir) => copyInto(dir, source));
     cleanups.push(mount.unmount);
     const before = snapshot(mount.dir);
     const { code, stderr } = await runBuild(mount.dir);
