@@ -156,6 +156,12 @@ describe("two instances", () => {
     const nginx = await startNginx([a!.port, b!.port]);
     stops.push(nginx.stop);
     expect(await alternate([nginx.port], 40, "203.0.113.41")).toBe(10);
+    // /metrics is not public through the proxy (the scraper reads each replica directly).
+    for (const path of ["/metrics", "/metrics/", "/metrics?x=1"]) {
+      const refused = await fetch(`http://127.0.0.1:${nginx.port}${path}`);
+      expect({ path, status: refused.status, body: await refused.json() }).toEqual({ path, status: 403, body: { error: expect.stringContaining("not served through the proxy") } });
+    }
+    expect((await fetch(`http://127.0.0.1:${nginx.port}/health`)).status).toBe(200);
     // Round-robin really spread them: both instances answered.
     for (const s of [a!, b!]) {
       const metrics = await (await fetch(`${s.url}/metrics`)).text();
