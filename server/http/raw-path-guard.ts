@@ -72,7 +72,10 @@ export function rawPathPatterns(): Map<string, RawPath> {
     const path: RawPath = Object.freeze({ refused: false, family });
     patterns.set(family, path);
     if (text) for (const txt of TXT) patterns.set(`${family}${txt}`, path);
-    if (!deeper) continue;
+    if (!deeper) {
+      patterns.set(`${family}/`, path); // one trailing slash, as every route takes (`/sync/`)
+      continue;
+    }
     patterns.set(`${family}/*`, path);
     for (const pattern of refusalsUnder(family, family.split("/").length - 1)) patterns.set(pattern, REFUSED);
   }

@@ -80,7 +80,7 @@ export interface RouteRow {
   /**
    * "api": matched on the path after an `/api` prefix (the WorldTimeAPI profile), a `.txt`
    * suffix (plain text) and a trailing slash are taken off. "raw": the path exactly as
-   * sent, spec profile, JSON (the service's own paths).
+   * sent but for one trailing slash, spec profile, JSON (the service's own paths).
    */
   on: "api" | "raw";
   label: string;
@@ -93,6 +93,8 @@ export interface RouteRow {
    * `/api/timezone/zone` alike); the pattern is written in lower case. Never with `.txt`.
    */
   caseless?: boolean;
+  /** False: the row has no `.txt` form (`/device.csv` is its own format; `/device.csv.txt` is a 404). */
+  text?: false;
   /** The dialect whose error shape this row answers in (absent: the service's own). */
   dialect?: Dialect;
   /** The route also takes POST (timeapi.io's conversions and calculations). */
@@ -110,7 +112,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/timezone/{name*}/device", on: "api", label: "device", limited: true, handle: device },
   { pattern: "/timezone/{name*}", on: "api", label: "timezone", limited: true, handle: timezoneName },
   { pattern: "/device", on: "api", label: "device_list", limited: true, handle: deviceIndex },
-  { pattern: "/device.csv", on: "api", label: "device_list", limited: true, handle: deviceCsv },
+  { pattern: "/device.csv", on: "api", label: "device_list", limited: true, text: false, handle: deviceCsv },
   { pattern: "/convert", on: "api", label: "convert", limited: true, handle: convert },
   { pattern: "/ip", on: "api", label: "ip", limited: true, handle: callerIp },
   { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: ipAddress },
@@ -279,11 +281,14 @@ export function matchRoute(rawPath: string): RouteMatch {
     path = path.slice(0, -4);
   }
   if (path.length > 1 && path.charCodeAt(path.length - 1) === SLASH) path = path.slice(0, -1);
+  // Raw rows take one trailing slash too (`/sync/`), as README promises of every path.
+  const rawPathNoSlash = rawPath.length > 1 && rawPath.charCodeAt(rawPath.length - 1) === SLASH ? rawPath.slice(0, -1) : rawPath;
   let lower: string | null = null;
   for (const route of COMPILED) {
     const raw = route.row.on === "raw";
     if (raw && profile === "wta") continue;
     if (route.row.only === "wta" && profile !== "wta") continue;
+    if (format === "text" && route.row.text === false) continue;
     if (route.caseless) {
       if (format === "text") continue;
       lower ??= asciiLower(path);
@@ -294,7 +299,7 @@ export function matchRoute(rawPath: string): RouteMatch {
       }
       continue;
     }
-    const params = matchTokens(route, raw ? rawPath : path);
+    const params = matchTokens(route, raw ? rawPathNoSlash : path);
     if (params !== null) {
       return { route: route.row, params, profile, format: raw ? "json" : format, label: route.label, api: !raw, family: route.family[profile] };
     }

@@ -92,6 +92,28 @@ describe("dot segments never change the route", () => {
   });
 });
 
+describe("one trailing slash, on every route; .txt only where there is a text form", () => {
+  test("every row of the route table answers with a trailing slash as without (the service's own paths and the dialects' included)", async () => {
+    const samples = ["/sync?t0=1", "/places?q=paris&limit=1", "/health", "/health/live", "/health/ready", "/metrics", "/openapi.json",
+      "/timezone/UTC", "/clock?zones=UTC", "/device", "/device.csv", "/v2.1/list-time-zone?key=k&format=json", "/maps/api/timezone/json?location=1,1&timestamp=0",
+      "/api/TimeZone/AvailableTimeZones"];
+    for (const sample of samples) {
+      const [path, query] = sample.split("?");
+      const slashed = `${path}/${query === undefined ? "" : `?${query}`}`;
+      const [plain, withSlash] = [await send(sample, "GET", "*/*"), await send(slashed, "GET", "*/*")];
+      expect({ slashed, status: withSlash.status, type: withSlash.type }).toEqual({ slashed, status: plain.status, type: plain.type });
+      expect({ sample, status: plain.status }).toEqual({ sample, status: 200 });
+    }
+  });
+  test("/device.csv has no .txt form: /device.csv.txt is a 404, not CSV", async () => {
+    for (const path of ["/device.csv.txt", "/api/device.csv.txt", "/device.csv.TXT"]) {
+      const r = await send(path, "GET", "*/*");
+      expect({ path, status: r.status, type: r.type }).toEqual({ path, status: 404, type: "application/json; charset=utf-8" });
+    }
+    expect((await send("/device.txt", "GET", "*/*")).type).toBe("text/plain; charset=utf-8");
+  });
+});
+
 describe("names fold ASCII letters only", () => {
   test.each([
     "/timezone/Europe/%E2%84%AAiev", "/timezone/europe/%E2%84%AAIEV", "/timezone/Asia/%E2%84%AAathmandu",
