@@ -46,8 +46,13 @@ function report(event: StoreEvent): void {
   postMessage(event);
 }
 
+let toldReason = "";
+
 function setState(next: boolean, error = ""): void {
-  if (next === up) return;
+  // Still down, for a reason not told yet (a first connection that never succeeds: a wrong
+  // password, a refused port): told too, so the log says why.
+  if (next === up && (next || error === toldReason)) return;
+  toldReason = next ? "" : error;
   up = next;
   Atomics.store(words, W_STATE, next ? STORE_UP : STORE_DOWN);
   report(next ? { event: "up" } : { event: "down", error });
@@ -67,13 +72,56 @@ async function connect(): Promise<void> {
   } catch (error) {
     c.onclose = null;
     c.close();
-    setState(false, (error as Error).message);
+    const message = (error as Error).message;
+    const said = await redisRefusal(start.url);
+    setState(false, said === null ? message : `${message}: Redis said "${said}"`);
     schedule();
     return;
   }
   client = c;
   backoff = BACKOFF_FIRST_MS;
   setState(true);
+}
+
+/**
+ * Redis's own words for refusing us (`WRONGPASS ...`, `NOAUTH ...`), asked over a plain
+ * socket: Bun's client closes on a failed AUTH and reports only "Connection closed". The
+ * password is sent, never returned or logged; null when Redis says nothing useful.
+ */
+async function redisRefusal(url: string): Promise<string | null> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return null;
+  }
+  const user = decodeURIComponent(target.username);
+  const password = decodeURIComponent(target.password);
+  const args = password === "" ? ["PING"] : user === "" ? ["AUTH", password] : ["AUTH", user, password];
+  const command = `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join("")}`;
+  return new Promise((resolve) => {
+    let text = "";
+    const done = (value: string | null) => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(null), 1000);
+    Bun.connect({
+      hostname: target.hostname.replace(/^\[|\]$/g, ""), port: Number(target.port || 6379), tls: target.protocol === "rediss:" ? true : undefined,
+      socket: {
+        open: (socket) => void socket.write(command),
+        data: (socket, data) => {
+          text += data.toString();
+          const end = text.indexOf("\r\n");
+          if (end < 0) return;
+          done(text.startsWith("-") ? text.slice(1, end) : null); // before end(): it calls close() at once
+          socket.end();
+        },
+        close: () => done(null),
+        error: () => done(null),
+      },
+    }).catch(() => done(null));
+  });
 }
 
 function schedule(): void {

@@ -11,7 +11,10 @@
 // (`rate_store_unavailable`) and once when Redis decides again (`rate_store_restored`),
 // A late answer or two alone are counted as fallbacks, not as an outage; an outage for
 // slowness that begins within QUIET_MS of the last one's end (too slow now and then on a
-// busy host) is counted but not logged again. A lost connection is always logged.
+// busy host) is counted but not logged again, unless it trips the store a second time (a
+// Redis frozen for good is told). A lost connection is always logged, and its outage ends
+// when the connection is back (not at the next limited request); a first connection that
+// fails is logged with its reason (rate-store-thread.ts asks Redis why: WRONGPASS...).
 
 import { logEvent } from "../core/log.ts";
 import { Gcra, type RateDecision, type RateLimit, type RateLimitConfig } from "./rate-limiter.ts";
@@ -65,8 +68,10 @@ export class SharedRateLimiter implements RateLimit {
   private tripMs = TRIP_FIRST_MS;
   private trippedUntil = 0;
   /** Set while requests are decided locally; logged once when it starts and once when it ends. */
-  private outage: { since: number; reason: string; fallbacks: number; logged: boolean } | null = null;
+  private outage: { since: number; reason: string; fallbacks: number; logged: boolean; slow: boolean } | null = null;
   private lastRestored = -Infinity;
+  /** The last reason told while never connected. */
+  private toldReason = "";
 
   /** `counters`: where fallbacks and outages are counted (the process's metrics). */
   constructor(config: RateLimitConfig, url: string, local: RateLimit, counters: StoreCounters, deadlineMs = 5) {
@@ -152,6 +157,12 @@ export class SharedRateLimiter implements RateLimit {
     this.misses = 0;
     this.trippedUntil = performance.now() + this.tripMs;
     this.tripMs = Math.min(TRIP_MAX_MS, this.tripMs * 2);
+    // Tripped again within one outage: not a brief slowness (a frozen Redis), so a quiet
+    // outage (begun within QUIET_MS of the last) is told now.
+    if (this.outage !== null && !this.outage.logged) {
+      this.outage.logged = true;
+      logUnavailable(`${reason}, again after a backoff`);
+    }
     return this.fallback(key, mode, cost, reason, true);
   }
 
@@ -169,7 +180,7 @@ export class SharedRateLimiter implements RateLimit {
 
   private beginOutage(reason: string, slow: boolean): void {
     const logged = !slow || Date.now() - this.lastRestored >= QUIET_MS;
-    this.outage = { since: Date.now(), reason, fallbacks: 0, logged };
+    this.outage = { since: Date.now(), reason, fallbacks: 0, logged, slow };
     this.counters.outages++;
     if (logged) logUnavailable(reason);
   }
@@ -186,8 +197,17 @@ export class SharedRateLimiter implements RateLimit {
       this.connectionUp = true;
       if (!this.everUp) logEvent("rate_store_connected", { kind: "redis" });
       this.everUp = true;
+      // Connected again: an outage of a lost connection is over now, not at the next limited
+      // request (/health would show outage_since meanwhile). Slowness ends when Redis answers in time.
+      if (this.outage !== null && !this.outage.slow) this.restored();
     } else {
       this.connectionUp = false;
+      if (!this.everUp) {
+        // Never connected (a wrong password, nothing listening): each new reason told once.
+        if (event.error !== this.toldReason) logUnavailable(event.error);
+        this.toldReason = event.error;
+        return;
+      }
       // Logged here even with no request to notice it; the outage then counts its fallbacks.
       if (this.outage === null && this.everUp) this.beginOutage(event.error, false);
       else if (this.outage !== null && !this.outage.logged) {
@@ -195,6 +215,7 @@ export class SharedRateLimiter implements RateLimit {
         this.outage.logged = true;
         logUnavailable(event.error);
       }
+      if (this.outage !== null) this.outage.slow = false; // now it ends when the connection is back
     }
   }
 }

@@ -232,6 +232,63 @@ describe("two instances", () => {
   }, 30_000);
 });
 
+describe("the store's outages as the operator sees them", () => {
+  const frozen = async (a: ServerProcess, client: string) => {
+    for (let i = 0; i < 8; i++) await fetch(`${a.url}/timezone/UTC`, { headers: { "x-forwarded-for": client } });
+  };
+  test("a frozen Redis (SIGSTOP) within 10 s of a brief slowness is logged once it outlasts a backoff", async () => {
+    const own = await startRedis();
+    stops.push(() => own.stop());
+    const a = await instance({ RATE_LIMIT_STORE: own.url });
+    await waitForLog(a.log, "rate_store_connected");
+    // A brief flap: frozen, noticed, resumed, restored.
+    own.child.kill("SIGSTOP");
+    await frozen(a, "203.0.113.60");
+    own.child.kill("SIGCONT");
+    for (const deadline = Date.now() + 15_000; !a.log.some((l) => l.includes("rate_store_restored")); await Bun.sleep(100)) {
+      if (Date.now() > deadline) throw new Error(`not restored:\n${a.log.join("\n")}`);
+      await fetch(`${a.url}/timezone/UTC`, { headers: { "x-forwarded-for": "192.0.2.202" } });
+    }
+    // Frozen again at once, for good: past the first backoff (100 ms) and tripping again, it is told.
+    own.child.kill("SIGSTOP");
+    try {
+      await frozen(a, "203.0.113.61");
+      await Bun.sleep(300);
+      await frozen(a, "203.0.113.61");
+      await waitForLog(a.log, "rate_store_unavailable", { count: 2, timeoutMs: 5000 });
+    } finally {
+      own.child.kill("SIGCONT");
+    }
+  }, 60_000);
+
+  test("Redis back after a lost connection: /health's outage_since is cleared when it reconnects, with no request needed", async () => {
+    const own = await startRedis();
+    stops.push(() => own.stop());
+    const a = await instance({ RATE_LIMIT_STORE: own.url });
+    await waitForLog(a.log, "rate_store_connected");
+    await own.kill9();
+    await waitForLog(a.log, "rate_store_unavailable");
+    const during = await (await fetch(`${a.url}/health`)).json() as { rate_limit_store: { state: string; outage_since: string | null } };
+    expect(during.rate_limit_store.outage_since).not.toBeNull();
+    await own.restart();
+    await waitForLog(a.log, "rate_store_restored", { timeoutMs: 15_000 }); // no limited request sent meanwhile
+    const after = await (await fetch(`${a.url}/health`)).json() as { rate_limit_store: { state: string; outage_since: string | null } };
+    expect(after.rate_limit_store).toMatchObject({ state: "up", outage_since: null });
+  }, 60_000);
+
+  test("a wrong Redis password: the log says why (Redis's own WRONGPASS), never the password", async () => {
+    const own = await startRedis();
+    stops.push(() => own.stop());
+    expect(await own.cli("CONFIG", "SET", "requirepass", "the-right-one")).toBe("OK");
+    const url = new URL(own.url);
+    url.password = "a-wrong-one";
+    const a = await instance({ RATE_LIMIT_STORE: url.href });
+    const [line] = await waitForLog(a.log, "rate_store_unavailable", { timeoutMs: 10_000 });
+    expect(line).toContain("WRONGPASS");
+    expect(a.log.join("\n")).not.toContain("a-wrong-one");
+  }, 60_000);
+});
+
 describe("rediss://", () => {
   test("TLS to Redis: verified against the CA the process trusts (NODE_EXTRA_CA_CERTS); an unknown certificate is never used", async () => {
     const openssl = requireTool("openssl");
