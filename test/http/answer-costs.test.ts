@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { AnswerCache } from "../../server/http/answer-cache.ts";
 import { BYTES_PER_TOKEN, costOfBody } from "../../server/http/answer-cost.ts";
+import { DEVICE_LIST_BUILD_COST } from "../../server/http/device-routes.ts";
 import { rawRequest, statusOf } from "../support/raw-http.ts";
 import { startTestServer } from "../support/test-server.ts";
 
@@ -21,6 +22,45 @@ afterAll(() => server?.stop());
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers });
 const remaining = (r: Response) => Number(/r=(\d+)/.exec(r.headers.get("ratelimit") ?? "")?.[1]);
+
+describe("the device lists (/device, /device.txt, /device.csv)", () => {
+  test("for now: one ETag and one body through a period (not a new one every second); a revalidation is a 304 that builds nothing and costs 1", async () => {
+    for (const path of ["/device", "/device.txt", "/device.csv"]) {
+      const first = await get(path, { "X-Forwarded-For": "198.51.100.30" });
+      const body = await first.text();
+      await Bun.sleep(1100); // another second of the clock
+      const second = await get(path, { "X-Forwarded-For": "198.51.100.30" });
+      const again = await second.text();
+      if (path === "/device") {
+        // `at` is the start of the period the list was computed for: before now, its refresh_after after it.
+        const list = JSON.parse(again) as { at: string; refresh_after: string };
+        expect(Date.parse(list.at)).toBeLessThanOrEqual(Date.now());
+        expect(Date.parse(list.refresh_after)).toBeGreaterThan(Date.now());
+        if (list.at !== (JSON.parse(body) as { at: string }).at) continue; // the hour turned between the two: another period, rightly
+      }
+      expect({ path, etag: second.headers.get("etag"), same: again === body }).toEqual({ path, etag: first.headers.get("etag"), same: true });
+      const stringify = spyOn(JSON, "stringify");
+      try {
+        const client = { "X-Forwarded-For": `198.51.100.${31 + path.length}` };
+        const before = remaining(await get("/timezone/UTC", client));
+        const revalidated = await get(path, { ...client, "If-None-Match": second.headers.get("etag")! });
+        expect({ path, status: revalidated.status, cost: before - remaining(revalidated) }).toEqual({ path, status: 304, cost: 1 });
+        expect(stringify.mock.results.filter((r) => typeof r.value === "string" && r.value.length > 10_000).length).toBe(0);
+      } finally {
+        stringify.mockRestore();
+      }
+    }
+  });
+  test("a list for an ?at= instant (each a new build) costs what building it costs; its revalidation 1", async () => {
+    const client = { "X-Forwarded-For": "198.51.100.50" };
+    const before = remaining(await get("/timezone/UTC", client));
+    const built = await get("/device.csv?at=2027-02-03T04:05:06Z", client);
+    expect(built.status).toBe(200);
+    expect(before - remaining(built)).toBe(DEVICE_LIST_BUILD_COST);
+    const revalidated = await get("/device.csv?at=2027-02-03T04:05:06Z", { ...client, "If-None-Match": built.headers.get("etag")! });
+    expect({ status: revalidated.status, cost: remaining(built) - remaining(revalidated) }).toEqual({ status: 304, cost: 1 });
+  });
+});
 
 describe("ETags of the normalised query", () => {
   test("a revalidation of the full-range transitions answers 304 without building the body", async () => {
