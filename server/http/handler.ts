@@ -28,6 +28,8 @@ export function createFetchHandler(state: AppState): FetchHandler {
   const trust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
   // What the answer cost (routes.ts, RouteRequest.cost): one holder, the handler being synchronous.
   const spent = { cost: 1 };
+  // One RouteRequest, refilled per request (the handler is synchronous): no object or closure per request.
+  const request = new PipelineRequest(state);
   return (req, server, raw) => {
     const started = performance.now();
     const target = requestTarget(req.url);
@@ -48,7 +50,7 @@ export function createFetchHandler(state: AppState): FetchHandler {
       // Admitted while the client has a token, charged 1; the rest of an answer's cost once it is known.
       spent.cost = 1;
       decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey, 1) : null;
-      response = decision?.allowed === false ? rateLimited(state, decision, req.method, match) : respond(req, target, match, client, state, spent);
+      response = decision?.allowed === false ? rateLimited(state, decision, req.method, match) : respond(req, target, match, client, state, spent, request);
       if (decision?.allowed && spent.cost > 1) decision = state.limiter!.charge(limitKey, spent.cost - 1);
     } catch (error) {
       logError("request_failed", error, { method: req.method, path: target.path.slice(0, 256) });
@@ -87,7 +89,30 @@ function finish(state: AppState, method: string, path: string, match: RouteMatch
   return response;
 }
 
-function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState, spent: { cost: number }): Response {
+/** The RouteRequest a route is handed, its fields set for each request in turn. */
+class PipelineRequest implements RouteRequest {
+  profile: RouteRequest["profile"] = "spec";
+  format: RouteRequest["format"] = "json";
+  head = false;
+  params: readonly string[] = [];
+  query = "";
+  clientAddress: string | null = null;
+  data: RouteRequest["data"];
+  clock: RouteRequest["clock"];
+  cost = 1;
+  req: Request | null = null;
+
+  constructor(state: AppState) {
+    this.data = state.data;
+    this.clock = state.clock;
+  }
+
+  ifNoneMatch(): string | null {
+    return this.req!.headers.get("if-none-match");
+  }
+}
+
+function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState, spent: { cost: number }, request: PipelineRequest): Response {
   const { responses } = state.data;
   const method = req.method;
   const head = method === "HEAD";
@@ -97,21 +122,23 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
   if (method !== "GET" && !head) return responses.methodNotAllowed(format, METHOD_NOT_ALLOWED());
   try {
     if (match.route !== null) {
-      const request: RouteRequest = {
-        profile: match.profile,
-        format: match.format,
-        head,
-        params: match.params,
-        query: target.query,
-        clientAddress: client,
-        ifNoneMatch: () => req.headers.get("if-none-match"),
-        data: state.data,
-        clock: state.clock,
-        cost: 1,
-      };
-      const response = match.route.handle(request, state);
-      spent.cost = request.cost;
-      return response;
+      request.profile = match.profile;
+      request.format = match.format;
+      request.head = head;
+      request.params = match.params;
+      request.query = target.query;
+      request.clientAddress = client;
+      request.req = req;
+      request.data = state.data; // a reload replaces the data
+      request.clock = state.clock;
+      request.cost = 1;
+      try {
+        const response = match.route.handle(request, state);
+        spent.cost = request.cost;
+        return response;
+      } finally {
+        request.req = null; // no request kept alive past its answer
+      }
     }
     if (match.api) throw NOT_FOUND(); // an unknown path under /api
     return sitePage(target.path, head, () => req.headers.get("accept"), state);
@@ -130,18 +157,20 @@ function sitePage(path: string, head: boolean, accept: () => string | null, stat
   const site = state.site;
   if (site === null) {
     if (path !== "/") throw NOT_FOUND();
-    return responses.json(200, {
+    return responses.constantJson("index", () => ({
       service: "zonetime",
       tzdb: state.data.zones.tzdbVersion,
       endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/clock?zones=", "/sync?t0=", "/api/... (WorldTimeAPI profile)", "/health", "/metrics", "/openapi.json"],
-    }, "public, max-age=300", head);
+    }), "public, max-age=300", head);
   }
   const file = site.lookup(path);
   const page = file ?? (acceptsHtml(accept()) ? site.notFound : null);
   if (!page) throw NOT_FOUND();
-  const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
-  if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
-  return responses.file(page.body, file ? 200 : 404, headers, head);
+  return responses.siteFile(page, page.body, file ? 200 : 404, () => {
+    const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
+    if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
+    return headers;
+  }, head);
 }
 
 function rateLimited(state: AppState, decision: RateDecision, method: string, match: RouteMatch): Response {
