@@ -12,7 +12,8 @@ import type { RouteRequest } from "./routes.ts";
 
 const encoder = new TextEncoder();
 
-export function cacheableAnswer(request: RouteRequest, key: string, maxAge: number, build: () => string): Response {
+/** `type`: a content type other than the format's (/device.csv). */
+export function cacheableAnswer(request: RouteRequest, key: string, maxAge: number, build: () => string, type?: string): Response {
   const { answers, responses } = request.data;
   const cached = answers.get(key);
   // A kept answer carries its ETag: no hash of the key for a repeated query.
@@ -20,9 +21,10 @@ export function cacheableAnswer(request: RouteRequest, key: string, maxAge: numb
   const ifNoneMatch = request.ifNoneMatch();
   if (ifNoneMatch !== null && responses.etagMatches(ifNoneMatch, etag)) {
     request.cost = 1;
-    return responses.notModified(etag, request.format, maxAge);
+    return responses.notModified(etag, request.format, maxAge, type);
   }
   const entry = cached ?? answers.put(key, etag, encoder.encode(build()));
   request.cost = costOfBody(entry.body.size);
-  return responses.cachedAnswer(entry, request.format, request.head, maxAge);
+  // `type` is part of what the key names, so one entry always has the same.
+  return responses.cachedAnswer(entry, request.format, request.head, maxAge, type);
 }
