@@ -16,31 +16,42 @@ const PATHS = (process.env.BENCH_ENDPOINTS?.split(" ") ?? [
   "/timezone/Europe/London", "/api/timezone/Europe/London.txt", "/ip/8.8.8.8", "/ip/2001:4860:4860::8888",
   "/coordinates/51.5074,-0.1278", "/timezone", "/api", "/openapi.json",
   "/timezone/America/New_York/transitions", "/timezone/America/New_York/info",
-  "/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London",
+  "/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London", "/timezone/Europe/London/device", "/device",
 ]).filter(Boolean);
 
-const dataDir = process.env.DATA_DIR || join(import.meta.dir, "..", "..", "generated");
-const config = readConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1", RATE_LIMIT: "off", SITE_DIR: "/nonexistent" });
-const state = createAppState(await loadData(dataDir), realtimeClock, config);
-const handler = createFetchHandler(state);
-const headers = { host: "127.0.0.1:8080", "user-agent": "wrk", accept: "*/*" };
+export async function benchHandlerCpu(dataDir: string): Promise<void> {
+  const config = readConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1", RATE_LIMIT: "off", SITE_DIR: "/nonexistent" });
+  const state = createAppState(await loadData(dataDir), realtimeClock, config);
+  const handler = createFetchHandler(state);
+  const headers = { host: "127.0.0.1:8080", "user-agent": "wrk", accept: "*/*" };
 
-let sink = 0;
-function round(path: string): number {
-  const url = `http://127.0.0.1:8080${path}`;
-  const start = process.cpuUsage();
-  for (let i = 0; i < COUNT; i++) {
-    const res = handler(new Request(url, { headers }), null);
-    sink += res.status;
+  let sink = 0;
+  let statuses = "";
+  // The floor of this measure: making the Request and a constant Response, no handler.
+  const constant = new Blob(["x".repeat(350)]);
+  const baseline = () => new Response(constant, { headers: state.data.responses.timeObjectHeaders("json") });
+  function round(path: string, handle: (req: Request) => Response = (req) => handler(req, null)): number {
+    const url = `http://127.0.0.1:8080${path}`;
+    const start = process.cpuUsage();
+    for (let i = 0; i < COUNT; i++) {
+      const res = handle(new Request(url, { headers }));
+      sink += res.status;
+      if (i === 0) statuses = String(res.status);
+    }
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / COUNT;
   }
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / COUNT;
+
+  console.log(`handler in process: ${COUNT} requests per round, median of ${ROUNDS}; CPU us/request`);
+  const show = (label: string, runs: number[]) =>
+    console.log(`  ${label.padEnd(78)} ${median(runs).toFixed(3).padStart(7)}  (${runs.map((r) => r.toFixed(3)).join(" ")}) ${statuses}`);
+  round("/", baseline);
+  show("floor: new Request + a constant 350-byte Response (no handler)", Array.from({ length: ROUNDS }, () => round("/", baseline)));
+  for (const path of PATHS) {
+    round(path); // warm
+    show(path, Array.from({ length: ROUNDS }, () => round(path)));
+  }
+  if (sink === 0) console.log("unreachable");
 }
 
-console.log(`handler in process: ${COUNT} requests per round, median of ${ROUNDS}; CPU us/request`);
-for (const path of PATHS) {
-  round(path); // warm
-  const runs = Array.from({ length: ROUNDS }, () => round(path));
-  console.log(`  ${path.padEnd(78)} ${median(runs).toFixed(3).padStart(7)}  (${runs.map((r) => r.toFixed(3)).join(" ")})`);
-}
-if (sink === 0) console.log("unreachable");
+if (import.meta.main) await benchHandlerCpu(process.env.DATA_DIR || join(import.meta.dir, "..", "..", "generated"));

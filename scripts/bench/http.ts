@@ -19,7 +19,7 @@ const ENDPOINTS = (process.env.BENCH_ENDPOINTS?.split(" ") ?? [
   "/timezone/Europe/London", "/api/timezone/Europe/London.txt", "/timezone/America/Argentina/Salta", "/ip/8.8.8.8",
   "/ip/2001:4860:4860::8888", "/coordinates/51.5074,-0.1278", "/timezone", "/timezone/Europe", "/api", "/openapi.json",
   "/timezone/America/New_York/transitions", "/timezone/America/New_York/info",
-  "/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London",
+  "/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London", "/timezone/Europe/London/device", "/device",
 ]).filter(Boolean);
 /** Linux's USER_HZ: /proc/PID/stat counts CPU time in these ticks. */
 const TICKS_PER_SECOND = 100;
