@@ -12,6 +12,8 @@ import { ManifestError, readManifest } from "../server/formats/manifest.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
 import { readTzdbSource } from "./tzdb/build-zones.ts";
 import { sha256Hex } from "./write-atomically.ts";
+import { installedCldrVersion } from "./names/cldr-source.ts";
+import { setFolderOf } from "./table-set-writer.ts";
 
 /** Why generated/ must be rebuilt, or null when it is current. */
 async function staleness(dataDir: string, siteDir: string): Promise<string | null> {
@@ -25,8 +27,10 @@ async function staleness(dataDir: string, siteDir: string): Promise<string | nul
   if (!manifest) return "no manifest.json";
   if (!manifest.ip) return "no IP tables";
   if (manifest.geo.version !== GEO_TZ_VERSION) return `the coordinates table is from ${GEO_TZ_PACKAGE} ${manifest.geo.version}, not ${GEO_TZ_VERSION}`;
-  for (const file of [manifest.tzdb.file, manifest.geo.file.name, ...manifest.ip.files.map((f) => f.name)]) {
-    if (!existsSync(join(dataDir, file))) return `${file} is missing`;
+  if (manifest.names.version !== installedCldrVersion()) return `the names table is from CLDR ${manifest.names.version}, not ${installedCldrVersion()}`;
+  if (!manifest.places) return "no places table";
+  for (const file of [manifest.tzdb.file, manifest.geo.file.name, ...manifest.ip.files.map((f) => f.name), manifest.names.file.name, manifest.places.file.name]) {
+    if (!existsSync(join(setFolderOf(dataDir, manifest), file))) return `${file} is missing`;
   }
   if (!existsSync(join(siteDir, "index.html"))) return "the website is not built";
   const source = await readTzdbSource(DEFAULT_TZDB_DIR);

@@ -1,13 +1,13 @@
 // `bun run build`: compiles the pinned sources into generated/ (zones.bin, geo.bin, ip4.bin,
-// ip6.bin, manifest.json). Flags: --tzdb-dir DIR (default data/tzdb), --out DIR (default
-// $DATA_DIR or generated/), --only tz|geo|ip (the other parts are kept from the last build),
+// ip6.bin, names.bin, places.bin, manifest.json). Flags: --tzdb-dir DIR (default data/tzdb), --out DIR (default
+// $DATA_DIR or generated/), --only tz|geo|ip|names|places (the other parts are kept from the last build),
 // --ip-source FILE (default $IP_SOURCE, else the embedded DB-IP City Lite): a MaxMind
 // GeoIP2/GeoLite2 City database to compile instead, --no-site (skip the website).
 
-import { mkdirSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
-import { previousManifest, writeManifest, type Manifest } from "./manifest.ts";
+import { previousManifest, type Manifest } from "./manifest.ts";
+import { beginSet } from "./table-set-writer.ts";
 import { buildZones } from "./tzdb/build-zones.ts";
 import { ZONES_FILE } from "../server/formats/zones-format.ts";
 import { buildIp } from "./ip/build-ip.ts";
@@ -19,34 +19,72 @@ import { dbipSource, maxmindSource } from "./ip/ip-sources.ts";
 import { ZoneTable } from "../server/tz/zone-table.ts";
 import { join } from "node:path";
 import { buildSite } from "./site/build-site.ts";
+import { buildNames } from "./names/build-names.ts";
+import { buildPlaces } from "./places/build-places.ts";
+
+const BUILD_PARTS = ["tz", "geo", "ip", "names", "places"] as const;
+type BuildPart = (typeof BUILD_PARTS)[number];
 
 export interface BuildOptions {
   tzdbDir: string;
   outDir: string;
-  only?: "tz" | "geo" | "ip";
+  only?: BuildPart;
   /** A MaxMind City mmdb to compile instead of the embedded DB-IP data. */
   ipSource?: string;
   /** Also build the website into this folder (the CLI: site/dist unless --no-site). */
   siteOut?: string;
 }
 
+/**
+ * Builds a complete new set of tables beside the serving one and switches to it in one
+ * rename (scripts/table-set-writer.ts); on any failure the serving set is left as it was
+ * and the new one removed.
+ */
 export async function build(options: BuildOptions): Promise<Manifest> {
-  mkdirSync(options.outDir, { recursive: true });
   const builtAt = new Date().toISOString();
   const previous = await previousManifest(options.outDir);
-  const keep = (part: "tz" | "geo" | "ip") => options.only !== undefined && options.only !== part;
-  const tzdb = keep("tz") && previous ? previous.tzdb : await buildZones(options.tzdbDir, options.outDir, builtAt);
-  // The coordinates and IP tables map onto the names our own tz table serves.
-  const zones = await ZoneTable.load(join(options.outDir, ZONES_FILE));
-  // The IP source is opened first: a bad one fails the build before the long geo step.
-  const ipSource = keep("ip") && previous?.ip ? null : options.ipSource ? await maxmindSource(options.ipSource) : await dbipSource();
-  const geo = keep("geo") && previous?.geo ? previous.geo : await buildGeo(options.outDir, new Set(zones.names), builtAt);
-  const ip = ipSource === null ? previous!.ip : await buildIp(ipSource, zoneAtCoordinates(GeoTable.load(join(options.outDir, GEO_FILE))),
-    options.outDir, new Set(zones.names), builtAt);
-  const manifest: Manifest = { manifestVersion: 1, builtAt, tzdb, geo, ip };
-  writeManifest(options.outDir, manifest);
+  const set = beginSet(options.outDir, previous, builtAt);
+  let manifest: Manifest;
+  try {
+    const out = set.dir;
+    const keep = (part: BuildPart) => options.only !== undefined && options.only !== part;
+    const kept = <T>(part: BuildPart, value: T | undefined, files: () => string[]): T | undefined => {
+      if (!keep(part) || value === undefined) return undefined;
+      for (const name of files()) set.keep(name);
+      return value;
+    };
+    const tzdb = kept("tz", previous?.tzdb, () => [previous!.tzdb.file]) ?? await buildZones(options.tzdbDir, out, builtAt);
+    // The coordinates and IP tables map onto the names our own tz table serves.
+    const zones = await ZoneTable.load(join(out, ZONES_FILE));
+    // The IP source is opened first: a bad one fails the build before the long geo step.
+    const keptIp = kept("ip", previous?.ip, () => previous!.ip.files.map((f) => f.name));
+    const ipSource = keptIp ? null : options.ipSource ? await maxmindSource(options.ipSource) : await dbipSource();
+    const keptGeo = kept("geo", previous?.geo, () => [previous!.geo.file.name]);
+    const geo = keptGeo ?? await buildGeo(out, new Set(zones.names), builtAt);
+    const ip = keptIp ?? await buildIp(ipSource!, zoneAtCoordinates(GeoTable.load(join(out, GEO_FILE))), out, new Set(zones.names), builtAt);
+    // Names follow the release's names and zone.tab: rebuilt whenever tz is.
+    const names = kept("names", keep("tz") ? previous?.names : undefined, () => [previous!.names.file.name]) ?? await buildNames(options.tzdbDir, out, zones, builtAt);
+    // Places take their zones from geo.bin: rebuilt whenever it is, so they always agree.
+    const places = kept("places", keptGeo ? previous?.places : undefined, () => [previous!.places.file.name])
+      ?? buildPlaces(out, options.tzdbDir, GeoTable.load(join(out, GEO_FILE)), new Set(zones.names), builtAt);
+    manifest = { manifestVersion: 1, builtAt, tzdb, geo, ip, names, places };
+    set.commit(manifest, [tzdb.file, geo.file.name, ...ip.files.map((f) => f.name), names.file.name, places.file.name]);
+  } catch (error) {
+    set.abandon();
+    throw error;
+  }
   if (options.siteOut) await buildSite(options.outDir, options.siteOut);
   return manifest;
+}
+
+/** A failure as an operator needs it: what happened, and that the serving set is untouched. */
+export function describeFailure(error: unknown, outDir: string): string {
+  const code = (error as { code?: string } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  const untouched = `the tables in ${outDir} are as they were (the new set was removed)`;
+  if (code === "ENOSPC") return `no space left on the device of ${outDir} (${message}): a build needs room for a second set beside the serving one; ${untouched}`;
+  if (code === "EROFS" || code === "EACCES" || code === "EPERM") return `${outDir} cannot be written (${message}); ${untouched}`;
+  return `${message}; ${untouched}`;
 }
 
 if (import.meta.main) {
@@ -59,8 +97,8 @@ if (import.meta.main) {
       "no-site": { type: "boolean", default: false },
     },
   });
-  if (values.only !== undefined && values.only !== "tz" && values.only !== "geo" && values.only !== "ip") {
-    console.error(`build: --only must be "tz", "geo" or "ip", not "${values.only}"`);
+  if (values.only !== undefined && !(BUILD_PARTS as readonly string[]).includes(values.only)) {
+    console.error(`build: --only must be one of ${BUILD_PARTS.map((p) => `"${p}"`).join(", ")}, not "${values.only}"`);
     process.exit(2);
   }
   try {
@@ -77,11 +115,15 @@ if (import.meta.main) {
       `${m.geo.stats.cells} border cells -> ${m.geo.file.name} (${m.geo.file.bytes} bytes, ${m.geo.buildMs} ms)`);
     console.log(`ip: ${m.ip.source} ${m.ip.version}, data of ${m.ip.dataDate}: ${m.ip.ranges.v4} IPv4 and ` +
       `${m.ip.ranges.v6} IPv6 ranges -> ${m.ip.files.map((f) => `${f.name} (${f.bytes} bytes)`).join(", ")} (${m.ip.buildMs} ms)`);
+    console.log(`names: CLDR ${m.names.version}: ${Object.entries(m.names.stats).map(([k, v]) => `${v} ${k}`).join(", ")} -> ` +
+      `${m.names.file.name} (${m.names.file.bytes} bytes, ${m.names.buildMs} ms)`);
+    console.log(`places: ${m.places.source} ${m.places.version}, data of ${m.places.dataDate}: ${m.places.places} places, ` +
+      `${m.places.keys} keys -> ${m.places.file.name} (${m.places.file.bytes} bytes, ${m.places.buildMs} ms)`);
     const unknown = Object.entries(m.ip.unknownZones);
     if (unknown.length > 0) console.log(`ip: zones our tzdb lacks, stored as no location: ${unknown.map(([n, c]) => `${n} (${c})`).join(", ")}`);
     if (!values["no-site"] && values.only === undefined) console.log(`site: built into ${DEFAULT_SITE_DIR}`);
   } catch (error) {
-    console.error(`build failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`build failed: ${describeFailure(error, values.out!)}`);
     process.exit(1);
   }
 }

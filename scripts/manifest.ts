@@ -1,9 +1,7 @@
-// Writes generated/manifest.json; its schema and reader are the contract shared with the
-// server (server/formats/manifest.ts).
+// Reads generated/manifest.json for the build; its schema and reader are the contract shared
+// with the server (server/formats/manifest.ts). It is written by scripts/table-set-writer.ts.
 
-import { join } from "node:path";
-import { MANIFEST_FILE, readManifest, type Manifest } from "../server/formats/manifest.ts";
-import { writeAtomically } from "./write-atomically.ts";
+import { readManifest, type Manifest } from "../server/formats/manifest.ts";
 
 export type { Manifest } from "../server/formats/manifest.ts";
 
@@ -14,8 +12,4 @@ export async function previousManifest(dataDir: string): Promise<Manifest | null
   } catch {
     return null;
   }
-}
-
-export function writeManifest(dataDir: string, manifest: Manifest): void {
-  writeAtomically(join(dataDir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + "\n");
 }

@@ -1,4 +1,4 @@
-// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, memory per worker, HTTP, the fetch handler's CPU per request in process, the world clock, costly answers (304 vs 200, one client's CPU share). Builds
+// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, places, memory per worker, HTTP, the fetch handler's CPU per request in process, the world clock, costly answers (304 vs 200, one client's CPU share). Builds
 // generated/ first when it is missing. Timings are reported as ratios to baselines
 // measured in the same run, never asserted.
 
@@ -12,9 +12,11 @@ import { benchHttp } from "./http.ts";
 import { benchWorldClock } from "./world-clock.ts";
 import { benchGeo } from "./geo-lookup.ts";
 import { benchIp } from "./ip-lookup.ts";
+import { benchPlaces } from "./place-search.ts";
 import { benchWorkerMemory } from "./worker-memory.ts";
 import { benchTz } from "./tz-lookup.ts";
 import { benchZoneQueries } from "./zone-queries.ts";
+import { benchNames } from "./names-lookup.ts";
 
 const dataDir = process.env.DATA_DIR || DEFAULT_DATA_DIR;
 if (!existsSync(join(dataDir, "manifest.json"))) {
@@ -26,9 +28,13 @@ await benchTz();
 console.log();
 await benchZoneQueries(dataDir);
 console.log();
+await benchNames(dataDir);
+console.log();
 await benchGeo(dataDir);
 console.log();
 await benchIp(dataDir);
+console.log();
+await benchPlaces(dataDir);
 console.log();
 await benchWorkerMemory(resolve(dataDir));
 console.log();

@@ -1,9 +1,10 @@
 // `bun run bench` (memory part): the service's memory per worker with every table loaded,
 // for WORKERS=1 and WORKERS=2, on 127.0.0.1. Each run starts `bun server/process/main.ts` on
 // a free port, sends a few thousand requests over every table (coordinates all over the
-// globe, addresses, zones), then reads each worker's /proc/<pid>/smaps: RSS, and PSS (the
-// proportional share: a page two workers map counts half in each). geo.bin and the IP
-// tables are mapped read-only, so their pages are the page cache's, shared.
+// globe, addresses, place names, zones), then reads each worker's /proc/<pid>/smaps: RSS, and PSS (the
+// proportional share: a page two workers map counts half in each). Every table (geo.bin,
+// places.bin, names.bin, the IP tables) is a sealed memory file mapped read-only by every
+// worker, so their pages are shared.
 
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -27,8 +28,10 @@ function usageOf(pid: number, dataDir: string): Usage {
       if (!/^[0-9a-f]+-[0-9a-f]+ /.test(line)) continue;
       const path = line.split(/\s+/).slice(5).join(" ");
       table = undefined;
-      if (path.startsWith(`${dataDir}/`) && path.endsWith(".bin")) {
-        const name = path.slice(dataDir.length + 1);
+      // Tables are served from sealed memory files the supervisor fills (server/process/table-set.ts).
+      const sealed = /^\/memfd:zonetime:[^:]*:([^ ]+\.bin)/.exec(path);
+      if (sealed || (path.startsWith(`${dataDir}/`) && path.endsWith(".bin"))) {
+        const name = sealed ? sealed[1]! : path.slice(dataDir.length + 1);
         table = usage.tables.get(name) ?? { rssKb: 0, pssKb: 0 };
         usage.tables.set(name, table);
       }
@@ -81,9 +84,12 @@ async function measure(workers: number, dataDir: string): Promise<{ pid: number;
   if (workers === 1) pids.push(child.pid);
   let seed = 5;
   const random = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-  for (let i = 0; i < 3000; i++) {
-    const path = i % 3 === 0 ? `/coordinates/${(random() * 180 - 90).toFixed(4)},${(random() * 360 - 180).toFixed(4)}`
-      : i % 3 === 1 ? `/ip/${1 + Math.floor(random() * 222)}.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}.1`
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  const word = () => Array.from({ length: 1 + Math.floor(random() * 4) }, () => letters[Math.floor(random() * 26)]).join("");
+  for (let i = 0; i < 4000; i++) {
+    const path = i % 4 === 0 ? `/coordinates/${(random() * 180 - 90).toFixed(4)},${(random() * 360 - 180).toFixed(4)}`
+      : i % 4 === 1 ? `/ip/${1 + Math.floor(random() * 222)}.${Math.floor(random() * 256)}.${Math.floor(random() * 256)}.1`
+      : i % 4 === 2 ? `/places?q=${word()}&limit=50`
       : "/timezone/Europe/London";
     await (await fetch(`http://127.0.0.1:${port}${path}`)).arrayBuffer();
   }
@@ -95,7 +101,7 @@ async function measure(workers: number, dataDir: string): Promise<{ pid: number;
 
 export async function benchWorkerMemory(dataDir: string): Promise<void> {
   const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
-  console.log("memory per worker, every table loaded (after 3,000 requests over them)");
+  console.log("memory per worker, every table loaded (after 4,000 requests over them)");
   for (const workers of [1, 2]) {
     for (const { pid, usage } of await measure(workers, dataDir)) {
       const tables = [...usage.tables].sort().map(([name, t]) => `${name} ${mb(t.rssKb)} (PSS ${mb(t.pssKb)})`).join(", ");

@@ -50,12 +50,44 @@ export interface GeoManifest {
   buildMs: number;
 }
 
+export interface NamesManifest {
+  source: string;
+  version: string;
+  license: string;
+  /** What the compiler made: locales, metazones, zones, regions, search keys, strings. */
+  stats: Record<string, number>;
+  file: { name: string; bytes: number; sha256: string };
+  buildMs: number;
+}
+
+export interface PlacesManifest {
+  source: string;
+  version: string;
+  /** The newest modification date among the places (how fresh the GeoNames dump is). */
+  dataDate: string;
+  license: string;
+  credit: { text: string; url: string };
+  places: number;
+  keys: number;
+  heavyPrefixes: number;
+  file: { name: string; bytes: number; sha256: string };
+  buildMs: number;
+}
+
 export interface Manifest {
   manifestVersion: 1;
   builtAt: string;
+  /**
+   * The folder of the data folder that holds the tables, `sets/ID` (the build writes each
+   * set into a folder of its own and switches by renaming manifest.json); absent when they
+   * sit beside the manifest (a set's own copy of its manifest, older builds, copies by hand).
+   */
+  set?: string;
   tzdb: ZonesManifest;
   geo: GeoManifest;
   ip: IpManifest;
+  names: NamesManifest;
+  places: PlacesManifest;
 }
 
 /** A manifest.json that is not JSON or not the shape above; the message names the file and the field. */
@@ -86,6 +118,11 @@ const SCHEMA: Check = {
     source: "string", version: "string", dataDate: "string", license: "string",
     credit: { text: "string", url: "string" }, ranges: { v4: "number", v6: "number" },
     splitV6Prefixes: "number", unknownZones: ["record", "number"], files: ["array", FILE_ENTRY], buildMs: "number",
+  },
+  names: { source: "string", version: "string", license: "string", stats: ["record", "number"], file: FILE_ENTRY, buildMs: "number" },
+  places: {
+    source: "string", version: "string", dataDate: "string", license: "string", credit: { text: "string", url: "string" },
+    places: "number", keys: "number", heavyPrefixes: "number", file: FILE_ENTRY, buildMs: "number",
   },
 };
 
@@ -120,12 +157,18 @@ function mismatch(value: unknown, check: Check, at: string): string | null {
   return null;
 }
 
+/** Where a set's tables may live: one folder under sets/, never outside the data folder. */
+export const SET_FOLDER = /^sets\/[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
 /** Checks parsed JSON against the schema; `file` names the source in the error. */
 export function parseManifest(json: unknown, file: string): Manifest {
   const bad = mismatch(json, SCHEMA, "");
   if (bad) throw new ManifestError(file, bad);
   const manifest = json as Manifest; // every declared field checked just above
   if (manifest.manifestVersion !== 1) throw new ManifestError(file, `unknown manifestVersion ${manifest.manifestVersion}`);
+  if (manifest.set !== undefined && (typeof manifest.set !== "string" || !SET_FOLDER.test(manifest.set))) {
+    throw new ManifestError(file, `set must be a folder sets/ID of the data folder, not ${JSON.stringify(manifest.set)}`);
+  }
   return manifest;
 }
 

@@ -5,8 +5,11 @@
 import type { Manifest } from "../formats/manifest.ts";
 import type { GeoTable } from "../geo/geo-locator.ts";
 import type { IpTables } from "../ip/ip-locator.ts";
+import type { PlaceTable } from "../places/place-table.ts";
 import { TimeObjectRenderer } from "../time-object/renderer.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
+import type { NamesTable } from "../names/names-table.ts";
+import { ZoneNamer } from "../names/zone-namer.ts";
 import { AnswerCache } from "./answer-cache.ts";
 import { Responses } from "./responses.ts";
 
@@ -16,6 +19,10 @@ export interface Tables {
   ip: IpTables;
   /** Latitude, longitude -> zones (generated/geo.bin, mapped read-only). */
   geo: GeoTable;
+  /** CLDR names, zone.tab by country, the /timezone?q= index (generated/names.bin, mapped read-only). */
+  names: NamesTable;
+  /** Places by name (generated/places.bin, mapped read-only). */
+  places: PlaceTable;
   /** null when the data folder has none (tables built by hand, in tests). */
   manifest: Manifest | null;
 }
@@ -24,6 +31,8 @@ export interface Tables {
 export interface ApiData extends Tables {
   responses: Responses;
   renderer: TimeObjectRenderer;
+  /** Localized zone names at an instant, as ICU gives them (`?lang=`). */
+  namer: ZoneNamer;
   /** Cacheable answers of this data version, encoded, with their ETags (answer-cache.ts). */
   answers: AnswerCache;
 }
@@ -47,6 +56,7 @@ export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT
     ...tables,
     responses: new Responses(tables.zones.tzdbVersion, extraHeaders),
     renderer: new TimeObjectRenderer(tables.zones),
+    namer: new ZoneNamer(tables.zones, tables.names),
     answers: new AnswerCache(answerCacheBytes, `tz-${tables.zones.tzdbVersion}-${fingerprint}`),
   };
 }

@@ -16,11 +16,13 @@ import { lookupKey } from "../ip/special-ranges.ts";
 import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
 import { checkLocalYears, invalidAt, parseAt } from "./at-param.ts";
 import { parseCoordinates } from "./coordinates-param.ts";
-import { MALFORMED_IP, MALFORMED_PATH, NOT_FOUND, UNKNOWN_LOCATION } from "./http-errors.ts";
+import { badRequest, MALFORMED_IP, MALFORMED_PATH, NOT_FOUND, UNKNOWN_LOCATION } from "./http-errors.ts";
 import { queryParam, safeDecode } from "./request-target.ts";
 import { cacheableAnswer } from "./cacheable-answer.ts";
 import { listBody } from "./responses.ts";
 import type { RouteRequest } from "./routes.ts";
+import { withTimezoneName } from "./lang-param.ts";
+import { countryZones, searchZones } from "../names/zone-search.ts";
 
 /** Lists change only with the data. */
 const LIST_MAX_AGE = 3600;
@@ -28,8 +30,20 @@ const LIST_MAX_AGE = 3600;
 /** A name longer than this is no name: refuse it before any work. */
 const MAX_NAME_LENGTH = 64;
 
-/** `/timezone`: every name. */
+/** `/timezone`: every name; at the root `?country=CC` (zone.tab's names) or `?q=TEXT` (the names a word may mean). */
 export function timezoneList(request: RouteRequest): Response {
+  const { data } = request;
+  if (request.profile === "spec" && request.query.length > 0) {
+    const country = queryParam(request.query, "country");
+    const q = country === undefined ? queryParam(request.query, "q") : undefined;
+    if (country === null || q === null) throw badRequest("bad_parameter", "invalid query: broken percent-encoding");
+    if (country !== undefined || q !== undefined) {
+      // Validated (and answered) before the cache is asked: a refusal is never cached.
+      const names = country !== undefined ? countryZones(data.names, country) : searchZones(data.names, q!);
+      const key = country !== undefined ? `country|${request.format}|${country.toUpperCase()}` : `q|${request.format}|${q}`;
+      return cacheableAnswer(request, key, LIST_MAX_AGE, () => request.format === "json" ? JSON.stringify(names) : names.map((n) => `${n}\n`).join(""));
+    }
+  }
   return cacheableAnswer(request, `list|${request.format}|`, LIST_MAX_AGE, () => listBody(request.data.zones.names, request.format));
 }
 
@@ -73,7 +87,9 @@ export function timezoneName(request: RouteRequest): Response {
 }
 
 function timeObjectOf(request: RouteRequest, resolved: ResolvedName): Response {
-  const body = request.data.renderer.render(resolved, instantOf(request, resolved), request.clientAddress, request.profile, request.format);
+  const instant = instantOf(request, resolved);
+  const rendered = request.data.renderer.render(resolved, instant, request.clientAddress, request.profile, request.format);
+  const body = withTimezoneName(request, rendered, resolved, instant.seconds);
   return request.data.responses.timeObject(body, request.format, request.head);
 }
 
@@ -111,7 +127,9 @@ export function coordinates(request: RouteRequest): Response {
   const zonesThere = geo.answers[geo.answerAt(lat, lng)]!;
   // Every name of geo.bin resolves (load-data.ts checks at load).
   const resolved = zones.resolve(zonesThere[0]!)!;
-  const body = renderer.render(resolved, instantOf(request, resolved), request.clientAddress, request.profile, request.format);
+  const instant = instantOf(request, resolved);
+  const rendered = renderer.render(resolved, instant, request.clientAddress, request.profile, request.format);
+  const body = withTimezoneName(request, rendered, resolved, instant.seconds);
   return zonesThere.length === 1
     ? responses.timeObject(body, request.format, request.head)
     : responses.timeObjectWithOthers(body, request.format, request.head, zonesThere.slice(1));
@@ -122,7 +140,9 @@ function ipTimeObject(request: RouteRequest, text: string, shown: string | null)
   const address = parseIp(text);
   if (!address) throw MALFORMED_IP();
   const resolved = zoneOfAddress(request, address);
-  const body = request.data.renderer.render(resolved, instantOf(request, resolved), shown ?? formatIp(address), request.profile, request.format);
+  const instant = instantOf(request, resolved);
+  const rendered = request.data.renderer.render(resolved, instant, shown ?? formatIp(address), request.profile, request.format);
+  const body = withTimezoneName(request, rendered, resolved, instant.seconds);
   return request.data.responses.timeObject(body, request.format, request.head);
 }
 

@@ -9,10 +9,12 @@ import { acceptsHtml } from "./accepts-html.ts";
 import type { AppState } from "./app-state.ts";
 import { isLoopbackPeer, peerAddress, resolveClient } from "./client-address.ts";
 import { DUPLICATE_HOST, HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
+import { ALLOWED_METHODS, ALLOWED_WITH_POST } from "./responses.ts";
+import { ZonetimeError } from "../core/errors.ts";
 import type { RateDecision } from "./rate-limiter.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
 import type { RawPath } from "./raw-path-guard.ts";
-import { matchRoute, REFUSED_PATH, type RouteMatch, type RouteRequest } from "./routes.ts";
+import { API_PREFIX, matchRoute, REFUSED_PATH, type RouteMatch, type RouteRequest } from "./routes.ts";
 import { PAGE_SECURITY_HEADERS } from "./static-site.ts";
 
 export { createAppState, type AppState } from "./app-state.ts";
@@ -22,7 +24,7 @@ export { createAppState, type AppState } from "./app-state.ts";
  * request behind it in Bun 1.4, issue 17 F10).
  * `raw`: what Bun's router saw of the path as sent (raw-path-guard.ts); absent when called directly.
  */
-export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: RawPath) => Response;
+export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: RawPath) => Response | Promise<Response>;
 
 export function createFetchHandler(state: AppState): FetchHandler {
   const trust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
@@ -44,17 +46,23 @@ export function createFetchHandler(state: AppState): FetchHandler {
       return finish(state, req.method, target.path, REFUSED_PATH, client, started, null, refused);
     }
     const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
-    let response: Response;
+    let response: Response | Promise<Response>;
     let decision: RateDecision | null = null;
+    const failed = (error: unknown) => {
+      logError("request_failed", error, { method: req.method, path: target.path.slice(0, 256) });
+      return internalError(state);
+    };
     try {
       // Admitted while the client has a token, charged 1; the rest of an answer's cost once it is known.
       spent.cost = 1;
       decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey, 1) : null;
-      response = decision?.allowed === false ? rateLimited(state, decision, req.method, match) : respond(req, target, match, client, state, spent, request);
+      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, target, match, client, state, spent, request);
       if (decision?.allowed && spent.cost > 1) decision = state.limiter!.charge(limitKey, spent.cost - 1);
     } catch (error) {
-      logError("request_failed", error, { method: req.method, path: target.path.slice(0, 256) });
-      response = internalError(state);
+      response = failed(error);
+    }
+    if (response instanceof Promise) {
+      return response.then((r) => r, failed).then((r) => finish(state, req.method, target.path, match, client, started, decision, r));
     }
     return finish(state, req.method, target.path, match, client, started, decision, response);
   };
@@ -64,7 +72,11 @@ export function createFetchHandler(state: AppState): FetchHandler {
 function checkedMatch(path: string, raw: RawPath): RouteMatch {
   if (raw.refused) return REFUSED_PATH;
   const match = matchRoute(path);
-  return match.family === raw.family ? match : REFUSED_PATH;
+  if (match.family === raw.family) return match;
+  // A caseless row (timeapi.io's `/api/TimeZone/zone`): its first segment as sent is in any
+  // case, which the raw routes know only in lower case or as a path under `/api`.
+  if (match.caseless && (raw.family === API_PREFIX || raw.family.toLowerCase() === match.family)) return match;
+  return REFUSED_PATH;
 }
 
 /** What every answer gets on its way out: rate limit headers, `Connection: close` when draining, metrics, the access log. */
@@ -89,7 +101,7 @@ function finish(state: AppState, method: string, path: string, match: RouteMatch
   return response;
 }
 
-/** The RouteRequest a route is handed, its fields set for each request in turn. */
+/** The RouteRequest a GET or HEAD is handed, its fields set for each request in turn (a POST, answered later, gets its own). */
 class PipelineRequest implements RouteRequest {
   profile: RouteRequest["profile"] = "spec";
   format: RouteRequest["format"] = "json";
@@ -110,40 +122,82 @@ class PipelineRequest implements RouteRequest {
   ifNoneMatch(): string | null {
     return this.req!.headers.get("if-none-match");
   }
+
+  header(name: string): string | null {
+    return this.req!.headers.get(name);
+  }
 }
 
-function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState, spent: { cost: number }, request: PipelineRequest): Response {
+/** A POST body larger than this is refused (timeapi.io's bodies are a few short strings). */
+const MAX_POST_BODY = 16 * 1024;
+
+function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState, spent: { cost: number }, reused: PipelineRequest): Response | Promise<Response> {
   const { responses } = state.data;
   const method = req.method;
   const head = method === "HEAD";
   // An API path answers its errors in its own format (`.txt`: text); everything else in JSON.
   const format = match.api ? match.format : "json";
-  if (method === "OPTIONS") return responses.preflight();
-  if (method !== "GET" && !head) return responses.methodNotAllowed(format, METHOD_NOT_ALLOWED());
+  const route = match.route;
+  const dialect = route?.dialect;
+  const answerError = (error: HttpError, extra?: Record<string, string>) => dialect
+    ? dialect.error({ query: target.query, head, data: state.data, header: (name) => req.headers.get(name) }, error, extra)
+    : extra ? responses.error(error, format, head, extra) : responses.error(error, format, head);
+  const allowed = route?.post ? ALLOWED_WITH_POST : ALLOWED_METHODS;
+  if (method === "OPTIONS") return responses.preflight(allowed);
+  const post = method === "POST" && route?.post !== undefined;
+  if (method !== "GET" && !head && !post) return answerError(METHOD_NOT_ALLOWED(), { Allow: allowed });
   try {
-    if (match.route !== null) {
-      request.profile = match.profile;
-      request.format = match.format;
-      request.head = head;
-      request.params = match.params;
-      request.query = target.query;
-      request.clientAddress = client;
-      request.req = req;
-      request.data = state.data; // a reload replaces the data
-      request.clock = state.clock;
-      request.cost = 1;
+    if (route !== null) {
+      if (post) {
+        const request: RouteRequest = {
+          profile: match.profile,
+          format: match.format,
+          head,
+          params: match.params,
+          query: target.query,
+          clientAddress: client,
+          ifNoneMatch: () => req.headers.get("if-none-match"),
+          header: (name) => req.headers.get(name),
+          data: state.data,
+          clock: state.clock,
+          cost: 1,
+        };
+        const declared = Number(req.headers.get("content-length") ?? 0);
+        if (!(declared <= MAX_POST_BODY)) return answerError(new HttpError("body_too_large", 413, "request body too large"));
+        const contentType = req.headers.get("content-type");
+        return req.text().then((body) => {
+          if (body.length > MAX_POST_BODY) throw new HttpError("body_too_large", 413, "request body too large");
+          return route.post!(request, body, contentType);
+        }).catch((error) => {
+          if (error instanceof HttpError) return answerError(error);
+          if (error instanceof TypeError) return answerError(new HttpError("bad_body", 400, "unreadable request body"));
+          throw error;
+        });
+      }
+      reused.profile = match.profile;
+      reused.format = match.format;
+      reused.head = head;
+      reused.params = match.params;
+      reused.query = target.query;
+      reused.clientAddress = client;
+      reused.req = req;
+      reused.data = state.data; // a reload replaces the data
+      reused.clock = state.clock;
+      reused.cost = 1;
       try {
-        const response = match.route.handle(request, state);
-        spent.cost = request.cost;
+        const response = route.handle(reused, state);
+        spent.cost = reused.cost;
         return response;
       } finally {
-        request.req = null; // no request kept alive past its answer
+        reused.req = null; // no request kept alive past its answer
       }
     }
     if (match.api) throw NOT_FOUND(); // an unknown path under /api
     return sitePage(target.path, head, () => req.headers.get("accept"), state);
   } catch (error) {
-    if (error instanceof HttpError) return responses.error(error, format, head);
+    if (error instanceof HttpError) return answerError(error);
+    // A lower layer's refusal of the client's input (names/: a bad lang, q or country) is a 4xx too.
+    if (error instanceof ZonetimeError && error.status >= 400 && error.status < 500) return answerError(new HttpError(error.code, error.status, error.message));
     throw error;
   }
 }
@@ -173,11 +227,15 @@ function sitePage(path: string, head: boolean, accept: () => string | null, stat
   }, head);
 }
 
-function rateLimited(state: AppState, decision: RateDecision, method: string, match: RouteMatch): Response {
+function rateLimited(state: AppState, decision: RateDecision, req: Request, target: RequestTarget, match: RouteMatch): Response {
   state.metrics.rateLimited++;
   const { burst, windowSeconds } = state.limiter!;
   const error = new HttpError("rate_limited", 429, `too many requests: the limit is ${burst} per ${windowSeconds} seconds per client`);
-  return state.data.responses.error(error, match.format, method === "HEAD", { "Retry-After": String(decision.resetSeconds) });
+  const head = req.method === "HEAD";
+  const extra = { "Retry-After": String(decision.resetSeconds) };
+  const dialect = match.route?.dialect;
+  if (dialect) return dialect.error({ query: target.query, head, data: state.data, header: (name) => req.headers.get(name) }, error, extra);
+  return state.data.responses.error(error, match.format, head, extra);
 }
 
 export function internalError(state: AppState): Response {

@@ -18,6 +18,8 @@ const TEXT_TYPE = "text/plain; charset=utf-8";
 export const CSV_TYPE = "text/csv; charset=utf-8";
 const PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
+/** timeapi.io's conversions and calculations take a JSON body. */
+export const ALLOWED_WITH_POST = "GET, HEAD, POST, OPTIONS";
 const PREFLIGHT_MAX_AGE = "86400";
 export const TZDB_VERSION_HEADER = "X-Tzdb-Version";
 /** /coordinates where the boundary data gives a place more than one zone: the others. */
@@ -131,15 +133,15 @@ export class Responses {
   }
 
   /** CORS preflight: no body, which methods and headers may follow, and for how long. */
-  preflight(): Response {
+  preflight(allowed = ALLOWED_METHODS): Response {
     return new Response(null, {
       status: 204,
       headers: {
         ...this.base,
-        "Access-Control-Allow-Methods": ALLOWED_METHODS,
+        "Access-Control-Allow-Methods": allowed,
         "Access-Control-Allow-Headers": "*",
         "Access-Control-Max-Age": PREFLIGHT_MAX_AGE,
-        Allow: ALLOWED_METHODS,
+        Allow: allowed,
         "Cache-Control": "public, max-age=86400",
       },
     });
@@ -156,6 +158,22 @@ export class Responses {
       this.constants.set(name, made);
     }
     return answer(made.body, { headers: made.headers }, head);
+  }
+
+  /**
+   * A dialect's answer (timeapi.io, TimeZoneDB, Google): its own body, type, status and
+   * cache policy, with the headers every answer carries. `chunked`: sent with
+   * Transfer-Encoding: chunked in one chunk, as timeapi.io's Kestrel does (SenseCAP's
+   * firmware skips a 3-digit chunk size before the JSON).
+   */
+  dialect(body: string, type: string, status: number, head: boolean, options: { cacheControl?: string; chunked?: boolean; extra?: Record<string, string> } = {}): Response {
+    const headers = { ...this.base, "Content-Type": type, "Cache-Control": options.cacheControl ?? "no-store", ...options.extra };
+    if (options.chunked && !head) {
+      const bytes = new TextEncoder().encode(body);
+      const stream = new ReadableStream<Uint8Array>({ start(controller) { controller.enqueue(bytes); controller.close(); } });
+      return new Response(stream, { status, headers });
+    }
+    return answer(body, { status, headers }, head);
   }
 
   /** A JSON document of the service's own (/health, /openapi.json, the API index). */

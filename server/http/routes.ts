@@ -14,11 +14,14 @@ import type { Clock } from "../core/clock.ts";
 import type { Format, Profile } from "../time-object/time-object.ts";
 import { callerIp, coordinates, ipAddress, timezoneList, timezoneName, worldTimeApiAlias } from "./api.ts";
 import { apiIndex, convert, info, transitions } from "./zone-routes.ts";
+import { places } from "./places-route.ts";
 import { device, deviceCsv, deviceIndex } from "./device-routes.ts";
 import { worldClock } from "./world-clock.ts";
 import { sync } from "./sync-route.ts";
 import type { ApiData } from "./api-data.ts";
 import type { AppState } from "./app-state.ts";
+import type { HttpError } from "./http-errors.ts";
+import { DIALECT_ROUTES } from "./dialects/dialect-routes.ts";
 import { health, healthLive, healthReady, metrics, openapiDocument } from "./service-routes.ts";
 
 /** What a route's handler is given: the request as parsed, the data and the clock. */
@@ -35,6 +38,8 @@ export interface RouteRequest {
   clientAddress: string | null;
   /** If-None-Match, read only when asked (reading headers materialises them). */
   ifNoneMatch: () => string | null;
+  /** Any request header, read only when asked (Google's dialect reads Accept-Language). */
+  header: (name: string) => string | null;
   data: ApiData;
   clock: Clock;
   /**
@@ -46,6 +51,28 @@ export interface RouteRequest {
 
 /** Answers through `request.data.responses`; throws an HttpError for a client's mistake. */
 export type RouteHandler = (request: RouteRequest, state: AppState) => Response;
+
+/**
+ * A dialect (timeapi.io, TimeZoneDB, Google): another service's wire contract at its own
+ * paths. It owns its error shape: every HttpError of its rows (a handler's, a 405, a 429)
+ * is answered through `error`, never in the service's own `{"error":...}` shape.
+ */
+export interface Dialect {
+  name: string;
+  error(request: DialectErrorContext, error: HttpError, extraHeaders?: Record<string, string>): Response;
+}
+
+/** What a dialect's error answer may read: the query (TimeZoneDB's `format`), HEAD, the responses. */
+export interface DialectErrorContext {
+  query: string;
+  head: boolean;
+  data: ApiData;
+  /** The request's headers, read only when asked. */
+  header: (name: string) => string | null;
+}
+
+/** A POST route's handler: the request as for GET, and the body as text (at most MAX_POST_BODY bytes). */
+export type PostHandler = (request: RouteRequest, body: string, contentType: string | null) => Response;
 
 export interface RouteRow {
   /** Literals and parameters: `{name}` is one segment (no "/"), `{name*}` any text, slashes included, possibly empty. */
@@ -61,10 +88,22 @@ export interface RouteRow {
   limited: boolean;
   /** "wta": only under `/api` (a pattern the website's paths at the root must keep). */
   only?: "wta";
+  /**
+   * Literals matched in any letter case (timeapi.io's clients send `/api/TimeZone/zone` and
+   * `/api/timezone/zone` alike); the pattern is written in lower case. Never with `.txt`.
+   */
+  caseless?: boolean;
+  /** The dialect whose error shape this row answers in (absent: the service's own). */
+  dialect?: Dialect;
+  /** The route also takes POST (timeapi.io's conversions and calculations). */
+  post?: PostHandler;
   handle: RouteHandler;
 }
 
 export const ROUTE_TABLE: readonly RouteRow[] = [
+  // The dialects first: their paths are no name of WorldTimeAPI's (`/api/TimeZone/zone`
+  // was an unknown location there), and every tz name keeps its meaning below.
+  ...DIALECT_ROUTES,
   { pattern: "/timezone", on: "api", label: "timezone_list", limited: true, handle: timezoneList },
   { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", limited: true, handle: transitions },
   { pattern: "/timezone/{name*}/info", on: "api", label: "info", limited: true, handle: info },
@@ -76,6 +115,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/ip", on: "api", label: "ip", limited: true, handle: callerIp },
   { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: ipAddress },
   { pattern: "/coordinates/{point}", on: "api", label: "coordinates", limited: true, handle: coordinates },
+  { pattern: "/places", on: "raw", label: "places", limited: true, handle: places },
   { pattern: "/clock", on: "api", label: "clock", limited: true, handle: worldClock },
   // Spec profile, JSON only: the smallest answer, and a clock offset has no WorldTimeAPI form.
   { pattern: "/sync", on: "raw", label: "sync", limited: true, handle: sync },
@@ -112,6 +152,7 @@ interface CompiledRoute {
   label: number;
   /** RouteMatch.family for this row at the root and under /api. */
   family: { spec: string; wta: string };
+  caseless: boolean;
 }
 
 /**
@@ -151,13 +192,14 @@ function compile(row: RouteRow): CompiledRoute {
   return {
     row, tokens, exact: only !== null && only.param === null ? only.literal : null, label: ROUTE_LABELS.indexOf(row.label),
     family: { spec: first, wta: `${API_PREFIX}${first}` },
+    caseless: row.caseless === true,
   };
 }
 
 const NO_PARAMS: readonly string[] = Object.freeze([]);
 
 /** The parameters of `path` under `route`, or null when it does not match. */
-function matchTokens(route: CompiledRoute, path: string): readonly string[] | null {
+function matchTokens(route: CompiledRoute, path: string, source = path): readonly string[] | null {
   if (route.exact !== null) return path === route.exact ? NO_PARAMS : null;
   const { tokens } = route;
   const params: string[] = [];
@@ -175,7 +217,7 @@ function matchTokens(route: CompiledRoute, path: string): readonly string[] | nu
     else if (token.anyText && i + 2 === tokens.length) end = path.endsWith(next.literal) ? path.length - next.literal.length : -1;
     else end = path.indexOf(next.literal, at);
     if (end < at) return null;
-    const value = path.slice(at, end);
+    const value = source.slice(at, end);
     if (!token.anyText && (value.length === 0 || value.includes("/"))) return null;
     params.push(value);
     at = end;
@@ -200,6 +242,8 @@ export interface RouteMatch {
    * /api path; "" for the website.
    */
   family: string;
+  /** A caseless row: the raw prefix may be sent in any letter case (or fall under `/api` alone). */
+  caseless?: boolean;
 }
 
 const COMPILED = ROUTE_TABLE.map(compile);
@@ -208,7 +252,8 @@ const COMPILED = ROUTE_TABLE.map(compile);
  * The rows a path can match, by its first segment and profile, in table order: the rows
  * under that segment and those with no literal first segment. One Map lookup instead of
  * trying every row. A row whose first segment runs into a parameter (`/x{y}`) could match
- * a longer segment, and a raw row sees another path, so those are tried for every path.
+ * a longer segment, a raw row sees another path and a caseless row any letter case, so
+ * those are tried for every path.
  */
 function candidates(): Record<Profile, { bySegment: Map<string, CompiledRoute[]>; any: CompiledRoute[] }> {
   const make = (profile: Profile) => {
@@ -216,7 +261,7 @@ function candidates(): Record<Profile, { bySegment: Map<string, CompiledRoute[]>
     const segmentOf = (r: CompiledRoute) => {
       const first = firstSegment(r.row.pattern);
       // A raw row matches the path as sent (`.txt` and a trailing slash kept): tried for every path, by one comparison when exact.
-      return first !== "" && r.row.on !== "raw" && r.row.pattern.charCodeAt(first.length) !== 123 /* { */ ? first : "";
+      return first !== "" && r.row.on !== "raw" && !r.caseless && r.row.pattern.charCodeAt(first.length) !== 123 /* { */ ? first : "";
     };
     const any = eligible.filter((r) => segmentOf(r) === "");
     const bySegment = new Map<string, CompiledRoute[]>();
@@ -232,6 +277,15 @@ const CANDIDATES = candidates();
 const SITE = ROUTE_LABELS.indexOf(SITE_LABEL);
 const OTHER = ROUTE_LABELS.indexOf(OTHER_LABEL);
 const SLASH = 47;
+
+/** A-Z to a-z, every other character kept: the same length, so offsets in it are offsets in `path`. */
+function asciiLower(path: string): string {
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c >= 65 && c <= 90) return path.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  }
+  return path;
+}
 
 /** True when `path` ends in `.txt`, any case (char codes: no substring or case-folding allocation on the hot path). */
 export function endsWithTxt(path: string): boolean {
@@ -257,12 +311,23 @@ export function matchRoute(rawPath: string): RouteMatch {
     path = path.slice(0, -4);
   }
   if (path.length > 1 && path.charCodeAt(path.length - 1) === SLASH) path = path.slice(0, -1);
+  let lower: string | null = null;
   const slash = path.indexOf("/", 1);
   const table = CANDIDATES[profile];
   const rows = table.bySegment.get(slash < 0 ? path : path.slice(0, slash)) ?? table.any;
   for (let i = 0; i < rows.length; i++) {
     const route = rows[i]!;
     const raw = route.row.on === "raw";
+    if (route.caseless) {
+      if (format === "text") continue;
+      lower ??= asciiLower(path);
+      // Literals compared in lower case, parameters taken from the path as sent.
+      const params = matchTokens(route, lower, path);
+      if (params !== null) {
+        return { route: route.row, params, profile, format, label: route.label, api: true, family: route.family[profile], caseless: true };
+      }
+      continue;
+    }
     const params = matchTokens(route, raw ? rawPath : path);
     if (params !== null) {
       return { route: route.row, params, profile, format: raw ? "json" : format, label: route.label, api: !raw, family: route.family[profile] };

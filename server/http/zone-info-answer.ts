@@ -3,7 +3,7 @@
 // the next clock change, and its POSIX TZ string (zic's TZif footer) with the instant
 // from which that string alone describes the zone.
 
-import { formatOffset } from "../core/time-format.ts";
+import { formatOffset, inRfc3339Years } from "../core/time-format.ts";
 import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
 import { nextClockChange } from "../tz/zone-transitions.ts";
 import type { Profile } from "../time-object/time-object.ts";
@@ -68,7 +68,8 @@ function statePart(zones: ZoneTable, name: ResolvedName, at: number, profile: Pr
       dst: type.isdst,
       dst_offset: dstOffset,
       raw_offset: type.utoff - dstOffset,
-      next_transition: next ? transitionEntry(next, profile) : null,
+      // Past year 9999 an instant has no RFC 3339 form: null, as dst_until is.
+      next_transition: next && inRfc3339Years(next.at) ? transitionEntry(next, profile) : null,
     },
     validUntil: next ? next.at : Infinity,
   };

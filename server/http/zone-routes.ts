@@ -18,6 +18,8 @@ import { resolveName, resolveNameParam } from "./api.ts";
 import type { RouteRequest } from "./routes.ts";
 import { transitionsAnswer, transitionsText } from "./transitions-answer.ts";
 import { zoneInfo, zoneInfoJson, zoneInfoText } from "./zone-info-answer.ts";
+import { langParam } from "./lang-param.ts";
+import { localizedNames } from "../names/localized-names.ts";
 import { deviceTz } from "./device-answer.ts";
 
 const DAY = 86400;
@@ -37,17 +39,26 @@ export function instantParam(request: RouteRequest, name: string): Instant | und
   }
 }
 
+/**
+ * The first whole second at or after `instant`. Clock changes fall on whole seconds, so the
+ * changes in [from, to) are those at whole seconds in [ceil(from), ceil(to)): a fraction of
+ * `from` excludes the change at its second, one of `to` includes it.
+ */
+const ceilSeconds = (instant: Instant) => (instant.micros > 0 ? instant.seconds + 1 : instant.seconds);
+const isAfter = (a: Instant, b: Instant) => a.seconds > b.seconds || (a.seconds === b.seconds && a.micros > b.micros);
+
 /** `/timezone/{name*}/transitions` */
 export function transitions(request: RouteRequest): Response {
   const { zones, responses } = request.data;
   const name = resolveNameParam(zones, request.params[0]!);
   const from = instantParam(request, "from");
   const to = instantParam(request, "to");
-  const start = from?.seconds ?? request.clock().seconds;
-  const end = to?.seconds ?? Math.min(start + DEFAULT_WINDOW, MAX_SECONDS);
-  if (end <= start) throw badRequest("bad_window", "invalid to: must be after from");
-  // The answer is a function of these alone (the instants' microseconds included, as given).
-  const key = `transitions|${request.profile}|${request.format}|${name.name}|${start}|${from?.micros ?? 0}|${end}|${to?.micros ?? 0}`;
+  const first: Instant = from ?? { seconds: request.clock().seconds, micros: 0 };
+  const start = ceilSeconds(first);
+  const end = to !== undefined ? ceilSeconds(to) : Math.min(start + DEFAULT_WINDOW, MAX_SECONDS);
+  if (to !== undefined ? !isAfter(to, first) : end <= start) throw badRequest("bad_window", "invalid to: must be after from");
+  // The answer is a function of these alone (the whole-second window the microseconds select).
+  const key = `transitions|${request.profile}|${request.format}|${name.name}|${start}|${end}`;
   return cacheableAnswer(request, key, from === undefined ? NOW_MAX_AGE : DAY, () => {
     const answer = transitionsAnswer(zones, name, start, end, request.profile);
     return request.format === "json" ? JSON.stringify(answer) : transitionsText(answer);
@@ -65,12 +76,27 @@ export function info(request: RouteRequest): Response {
   const period = zones.periodAt(name.zone, now);
   // ...and the device string, which may also depend on the day (deviceTz is cheap: a cached footer, mostly).
   const { answer: device, refreshAfter } = deviceTz(zones, name, now, request.profile);
-  const key = `info|${request.profile}|${request.format}|${name.name}|${period.start}|${device.posix_tz}|${device.valid_until}|${device.refresh_after}`;
+  const locale = langParam(request);
+  // Localized names may change inside a period (a metazone's dates, ICU's 184-day DST
+  // window): with lang the key names the day as well.
+  const key = `info|${request.profile}|${request.format}|${name.name}|${period.start}|${device.posix_tz}|${device.valid_until}|${device.refresh_after}` +
+    (locale === null ? "" : `|${locale.tag}|${Math.floor(now / DAY)}`);
   // For now, the answer holds until the next clock change; for a fixed `at`, until the data changes.
   const maxAge = at !== undefined ? DAY : Math.max(0, Math.min(DAY, Math.floor(Math.min(period.end, refreshAfter) - now)));
-  return cacheableAnswer(request, key, maxAge, () => request.format === "json"
-    ? zoneInfoJson(zones, name, now, request.profile).body
-    : zoneInfoText(zoneInfo(zones, name, now, request.profile).answer));
+  return cacheableAnswer(request, key, maxAge, () => {
+    let body = request.format === "json" ? zoneInfoJson(zones, name, now, request.profile).body : zoneInfoText(zoneInfo(zones, name, now, request.profile).answer);
+    if (locale !== null) {
+      const countries = zones.facts(name.name)?.countries.map((c) => c.code) ?? [];
+      const names = localizedNames(request.data.namer, name.name, now, locale, countries)!;
+      if (request.format === "json") body = `${body.slice(0, -1)},"names":${JSON.stringify(names)}}`;
+      else {
+        const { country_names, ...flat } = names;
+        for (const [key, value] of Object.entries(flat)) body += `names.${key}: ${value ?? ""}\n`;
+        for (const c of country_names) body += `names.country_names.${c.code}: ${c.name}\n`;
+      }
+    }
+    return body;
+  });
 }
 
 function requiredParam(request: RouteRequest, name: string): string {

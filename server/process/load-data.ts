@@ -7,15 +7,19 @@
 import { TableFormatError } from "../core/errors.ts";
 import { decodeGeoTable, GEO_FILE } from "../formats/geo-format.ts";
 import { decodeIpTable, IPV4_FILE, IPV6_FILE } from "../formats/ip-format.ts";
+import { decodePlacesTable, PLACES_FILE } from "../formats/places-format.ts";
 import { ZONES_FILE } from "../formats/zones-format.ts";
 import { GeoTable } from "../geo/geo-locator.ts";
 import type { Tables } from "../http/api-data.ts";
 import { IpTables } from "../ip/ip-locator.ts";
+import { PlaceTable } from "../places/place-table.ts";
 import { ZoneTable } from "../tz/zone-table.ts";
-import { readTableSet } from "./table-set.ts";
+import { NAMES_FILE } from "../formats/names-format.ts";
+import { NamesTable } from "../names/names-table.ts";
+import { readTableSet, type TableSet } from "./table-set.ts";
 
-export async function loadData(dataDir: string): Promise<Tables> {
-  const { manifest, tables } = await readTableSet(dataDir);
+/** The tables of a checked set, decoded (the set's sealed bytes, no copy). */
+export function decodeTables({ manifest, tables }: TableSet): Tables {
   const zones = ZoneTable.fromBuffer(tables[ZONES_FILE].buffer, tables[ZONES_FILE].path);
   const ip = new IpTables(
     decodeIpTable(tables[IPV4_FILE].buffer, tables[IPV4_FILE].path, 4),
@@ -26,5 +30,14 @@ export async function loadData(dataDir: string): Promise<Tables> {
   // geo.bin names zones; a zones.bin from another tzdb build might lack one of them.
   const unknown = geo.data.names.filter((name) => zones.resolve(name) === undefined);
   if (unknown.length > 0) throw new TableFormatError(geoFile, `names zones that ${ZONES_FILE} lacks (${unknown.slice(0, 5).join(", ")}); rebuild with \`bun run build\``);
-  return { zones, ip, geo, manifest };
+  const names = NamesTable.fromBuffer(tables[NAMES_FILE].buffer, tables[NAMES_FILE].path);
+  const places = new PlaceTable(decodePlacesTable(tables[PLACES_FILE].buffer, tables[PLACES_FILE].path));
+  const placeZones = places.data.zones.filter((name) => zones.resolve(name) === undefined);
+  if (placeZones.length > 0) throw new TableFormatError(tables[PLACES_FILE].path, `names zones that ${ZONES_FILE} lacks (${placeZones.slice(0, 5).join(", ")}); rebuild with \`bun run build\``);
+  return { zones, ip, geo, names, places, manifest };
+}
+
+/** The set DATA_DIR's manifest names, in this process's own sealed memory. */
+export async function loadData(dataDir: string): Promise<Tables> {
+  return decodeTables(await readTableSet(dataDir));
 }

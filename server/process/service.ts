@@ -12,6 +12,7 @@ import { rawPathRouting } from "../http/raw-path-guard.ts";
 import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
 import type { Config } from "./config.ts";
 import { loadData } from "./load-data.ts";
+import type { Tables } from "../http/api-data.ts";
 import { logError, logEvent } from "../core/log.ts";
 import { gateListeners } from "../ops/accept-queue.ts";
 import { ReloadQueue } from "./reload-queue.ts";
@@ -24,10 +25,11 @@ export interface Service {
   /** Stops accepting, answers what is in flight with `Connection: close`, then resolves. */
   drain(): Promise<void>;
   /**
-   * Loads generated/ again; on any error keeps the tables it has and reports false. One
-   * reload at a time: asked for while one runs, it runs once that one is done.
+   * Loads generated/ again (or the tables `load` gives: a supervisor's sealed set); on any
+   * error keeps the tables it has and reports false. One reload at a time: asked for while
+   * one runs, it runs once that one is done, with the newest `load` asked for.
    */
-  reload(): Promise<boolean>;
+  reload(load?: () => Promise<Tables>): Promise<boolean>;
 }
 
 // TLS 1.2 and 1.3 only.
@@ -109,20 +111,28 @@ function reloadSite(state: AppState, siteDir: string): boolean {
 
 /**
  * reusePort: true in a supervisor's workers (they share the port); otherwise SHARE_PORT.
- * rateMemory: the rate table the instance's workers share.
+ * rateMemory: the rate table the instance's workers share. load: where the tables come
+ * from at start (a worker's: the set its supervisor sealed), by default DATA_DIR.
  */
-export async function startServer(config: Config, options: { reusePort?: boolean; workerId?: string; rateMemory?: ArrayBuffer } = {}): Promise<Service> {
-  const state = createAppState(await loadData(config.dataDir), realtimeClock, config, options.workerId ?? "0", options.rateMemory);
+export async function startServer(
+  config: Config,
+  options: { reusePort?: boolean; workerId?: string; rateMemory?: ArrayBuffer; load?: () => Promise<Tables> } = {},
+): Promise<Service> {
+  const fromDisk = () => loadData(config.dataDir);
+  const state = createAppState(await (options.load ?? fromDisk)(), realtimeClock, config, options.workerId ?? "0", options.rateMemory);
   const data = state.data;
   const reusePort = options.reusePort ?? config.sharePort;
   // Bun's router sees the request-target as sent: http/raw-path-guard.ts.
   const { routes, fetch } = rawPathRouting(createFetchHandler(state));
   // A reload takes the tables as one set and the website beside them; each that fails
   // leaves what was serving in place.
+  let nextLoad: () => Promise<Tables> = fromDisk;
   const reloads = new ReloadQueue(async () => {
     let ok = reloadSite(state, config.siteDir);
     try {
-      state.data = apiData(await loadData(config.dataDir), config.tls !== null, config.answerCacheBytes);
+      const load = nextLoad;
+      nextLoad = fromDisk;
+      state.data = apiData(await load(), config.tls !== null, config.answerCacheBytes);
       logEvent("reloaded", {
         worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts,
         site: state.site ? { files: state.site.size, bytes: state.site.totalBytes } : null,
@@ -207,7 +217,8 @@ export async function startServer(config: Config, options: { reusePort?: boolean
         acceptQueue: acceptQueue ? { listeners: gate!.listeners, waitedMs: Math.round(acceptQueue.waitedMs), emptied: acceptQueue.empty } : "not gated",
       });
     },
-    reload() {
+    reload(load) {
+      nextLoad = load ?? fromDisk;
       if (reloads.busy) logEvent("reload_queued", { worker: state.workerId });
       return reloads.request();
     },

@@ -11,13 +11,16 @@ import type { Service } from "./service.ts";
 export interface SignalHandlers {
   /**
    * Start is over: signals now act on `service` (and a SIGHUP received meanwhile reloads
-   * it). Returns its drain-then-exit, for other reasons to stop (a worker's supervisor gone).
+   * it). `hangup`: what a SIGHUP does instead of reloading from DATA_DIR (a worker asks its
+   * supervisor, which reloads the instance). Returns its drain-then-exit, for other reasons
+   * to stop (a worker's supervisor gone).
    */
-  serving(service: Service): (reason: string) => Promise<void>;
+  serving(service: Service, hangup?: () => void): (reason: string) => Promise<void>;
 }
 
 export function installSignalHandlers(workerId: string): SignalHandlers {
   let service: Service | null = null;
+  let onHangup: (() => void) | null = null;
   let reloadAfterStart = false;
   let stopping = false;
   const stop = async (reason: string) => {
@@ -30,17 +33,18 @@ export function installSignalHandlers(workerId: string): SignalHandlers {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGHUP", () => {
-    if (service !== null) {
-      void service.reload();
+    if (onHangup !== null) {
+      onHangup();
       return;
     }
     reloadAfterStart = true;
     logEvent("signal", { signal: "SIGHUP", worker: workerId, starting: true, reloadOnceServing: true });
   });
   return {
-    serving(started) {
+    serving(started, hangup) {
       service = started;
-      if (reloadAfterStart) void started.reload();
+      onHangup = hangup ?? (() => void started.reload());
+      if (reloadAfterStart) onHangup();
       return stop;
     },
   };

@@ -2,17 +2,18 @@
 // writes passes it, and a file of another shape is refused with a message naming the file
 // and the field, by the reader and by the server's data loading alike.
 import { describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ManifestError, parseManifest, readManifest } from "../../server/formats/manifest.ts";
 import { loadData } from "../../server/process/load-data.ts";
 import { testDataDir } from "../support/test-server.ts";
+import { flatDataCopy } from "../support/data-copy.ts";
 
 /** A copy of the test data with `manifest.json` replaced by `text`. */
 async function dataWithManifest(text: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "zonetime-manifest-"));
-  cpSync(await testDataDir(), dir, { recursive: true });
+  flatDataCopy(await testDataDir(), dir); // a flat copy of its own: the test changes its files
   writeFileSync(join(dir, "manifest.json"), text);
   return dir;
 }

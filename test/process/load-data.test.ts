@@ -4,12 +4,13 @@
 // the build's shape (null, garbage, a path for a file name) is refused too.
 
 import { beforeAll, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadData } from "../../server/process/load-data.ts";
 import { testDataDir } from "../support/test-server.ts";
 import { sourceRelease } from "../support/tzdb-reference.ts";
+import { flatDataCopy } from "../support/data-copy.ts";
 
 let good: string;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ beforeAll(async () => {
 /** A copy of the test data with `change` applied to it. */
 function copyWith(change: (dir: string) => void): string {
   const dir = mkdtempSync(join(tmpdir(), "zonetime-load-"));
-  cpSync(good, dir, { recursive: true });
+  flatDataCopy(good, dir); // a flat copy of its own: the test changes its files
   change(dir);
   return dir;
 }

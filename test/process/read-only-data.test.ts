@@ -9,7 +9,7 @@
 // write (0444: no O_RDWR either); the read-only mount is skipped, saying so.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, chownSync, cpSync, readdirSync, statSync } from "node:fs";
+import { chmodSync, chownSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { asNobody, isRoot, NOBODY, readableDataCopy, readableServerCopy, readOnlyMount } from "../support/restricted-data.ts";
 import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
@@ -72,7 +72,10 @@ describe("tables the service may not write", () => {
     let command: string[] | undefined;
     if (isRoot()) {
       for (const name of readdirSync(data)) chownSync(join(data, name), 0, 0);
-      for (const name of readdirSync(data)) expect(statSync(join(data, name)).mode & 0o777).toBe(0o644);
+      for (const name of readdirSync(data)) {
+        const stat = statSync(join(data, name));
+        expect({ name, mode: stat.mode & 0o777 }).toEqual({ name, mode: stat.isDirectory() ? 0o755 : 0o644 });
+      }
       const app = readableServerCopy();
       command = [...asNobody(), process.execPath, app.entry];
     } else {
@@ -93,7 +96,8 @@ describe("tables the service may not write", () => {
 describe("a read-only data folder", () => {
   test.skipIf(!isRoot())("root, tables on a tmpfs remounted read-only: starts and serves every route (needs root: mount)", async () => {
     const source = await testDataDir();
-    const mount = readOnlyMount(64, (dir) => cpSync(source, dir, { recursive: true, dereference: true }));
+    // cp -a: the data folder as the build left it (its layout and links), as an image or a volume holds it.
+    const mount = readOnlyMount(64, (dir) => expect(Bun.spawnSync(["cp", "-a", `${source}/.`, dir]).exitCode).toBe(0));
     stops.push(mount.unmount);
     const service = await startServerProcess({ DATA_DIR: mount.dir, WORKERS: "1", SITE_DIR: join(mount.dir, "no-site") });
     stops.push(() => service.child.kill());

@@ -145,6 +145,45 @@ describe("live parts", () => {
       .toContain(`America/Havana · UTC${clock.utc_offset} · ${clock.abbreviation}${clock.dst ? " · DST" : ""}`);
   }, 60_000);
 
+  test("the 'time in' box suggests places from /places as the visitor types; a pick shows the live time there", async () => {
+    await page.goto(`${base}/`);
+    // Typed as a person types: a prefix of the last word, no accents.
+    await page.locator("#search-input").pressSequentially("sao pau", { delay: 30 });
+    await page.waitForSelector("#search-suggestions[data-query='sao pau'] li");
+    const first = await page.textContent("#search-suggestions li");
+    expect(first).toBe("São Paulo, Brazil · America/Sao_Paulo");
+    // The suggestions are /places' answers, in its order.
+    const api = (await (await fetch(`${base}/places?q=sao%20pau&limit=8`)).json()) as { name: string; timezone: string }[];
+    const shown = await page.locator("#search-suggestions li").allTextContents();
+    expect(shown.length).toBe(api.length);
+    shown.forEach((text, i) => expect(text.startsWith(api[i]!.name) && text.endsWith(api[i]!.timezone)).toBe(true));
+    await page.click("#search-suggestions li >> nth=0");
+    await page.waitForSelector("#search-clock[data-timezone='America/Sao_Paulo'][data-state=live]");
+    expect(await page.inputValue("#search-input")).toBe("São Paulo, Brazil");
+    await Bun.sleep(600);
+    const time = seconds((await page.textContent("#search-clock [data-role=time]"))!);
+    expect(Math.abs(time - (await apiLocalSeconds("/timezone/America/Sao_Paulo")))).toBeLessThanOrEqual(2);
+    expect(await page.textContent("#search-clock [data-role=meta]")).toStartWith("São Paulo, Brazil · America/Sao_Paulo · UTC");
+    // Keyboard: Enter alone takes the first suggestion.
+    await page.fill("#search-input", "");
+    await page.locator("#search-input").pressSequentially("sydney", { delay: 30 });
+    await page.press("#search-input", "Enter");
+    await page.waitForSelector("#search-clock[data-timezone='Australia/Sydney'][data-state=live]");
+    expect(await page.inputValue("#search-input")).toBe("Sydney, New South Wales, Australia");
+    // Arrows move through the list; a place with no match shows none.
+    await page.fill("#search-input", "");
+    await page.locator("#search-input").pressSequentially("london", { delay: 30 });
+    await page.waitForSelector("#search-suggestions[data-query='london'] li >> nth=1");
+    await page.press("#search-input", "ArrowDown");
+    await page.press("#search-input", "ArrowDown");
+    await page.press("#search-input", "Enter");
+    await page.waitForSelector("#search-clock[data-timezone='America/Toronto'][data-state=live]");
+    await page.fill("#search-input", "qqqqxzzz");
+    await page.dispatchEvent("#search-input", "input");
+    await page.waitForSelector("#search-suggestions[data-query='qqqqxzzz']", { state: "attached" });
+    expect(await page.isHidden("#search-suggestions")).toBe(true);
+  }, 60_000);
+
   test("where the visitor's address has no location, the clock uses the zone the browser reports", async () => {
     const local = await browser.newContext({ timezoneId: "Asia/Tokyo" }); // no X-Forwarded-For: loopback, no location
     const p = await local.newPage();
@@ -296,6 +335,21 @@ describe("live parts", () => {
     expect(await page.textContent("tr[data-name='Asia/Kathmandu'] .now")).toBe("UTC+05:45 +0545");
     expect(await page.textContent("tr[data-name='Asia/Kathmandu'] td:nth-child(2)")).toBe("Nepal");
     expect(await page.locator("#zone-table tbody tr:not([hidden])").count()).toBe(1);
+  }, 60_000);
+
+  test("the timezone browser names zones in the browser's language (the API's timezone_name)", async () => {
+    for (const [locale, expected] of [["de-DE", "Nepalesische Zeit"], ["ja-JP", "ネパール時間"], ["en-US", "Nepal Time"]] as const) {
+      const context = await browser.newContext({ locale, extraHTTPHeaders: VISITOR });
+      const localized = await context.newPage();
+      await localized.goto(`${base}/timezones/`);
+      await localized.fill("#zone-search", "asia/kathmandu");
+      await localized.waitForFunction(() => (globalThis as any).document.querySelector("tr[data-name='Asia/Kathmandu'] .local")?.textContent !== "");
+      const api = (await (await fetch(`${base}/timezone/Asia/Kathmandu?lang=${locale}`)).json()) as { timezone_name: string };
+      expect(api.timezone_name).toBe(expected);
+      expect(await localized.textContent("tr[data-name='Asia/Kathmandu'] .local")).toBe(expected);
+      expect(await localized.getAttribute("tr[data-name='Asia/Kathmandu'] .local", "lang")).toBe(locale);
+      await context.close();
+    }
   }, 60_000);
 
   test("the timezone browser's next change is the one /timezone/{name}/info names", async () => {

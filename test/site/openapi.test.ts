@@ -22,10 +22,17 @@ beforeAll(async () => {
 afterAll(() => service?.server.stop(true));
 
 /** One request per documented (path, status), with the headers that produce it. */
-const REQUESTS: { path: string; status: string; url: string; headers?: Record<string, string>; draining?: boolean; diverged?: boolean }[] = [
+const REQUESTS: { path: string; status: string; url: string; headers?: Record<string, string>; draining?: boolean; diverged?: boolean; method?: "post"; body?: string }[] = [
   { path: "/timezone{format}", status: "200", url: "/timezone" },
   { path: "/timezone{format}", status: "304", url: "/timezone", headers: { "If-None-Match": "*" } },
   { path: "/timezone{format}", status: "429", url: "/timezone", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/timezone{format}", status: "200", url: "/timezone?country=DE" },
+  { path: "/timezone{format}", status: "200", url: "/timezone?q=pacific%20time" },
+  { path: "/timezone{format}", status: "400", url: "/timezone?country=XX" },
+  { path: "/timezone/{area}{format}", status: "200", url: "/timezone/Europe/London?lang=de" },
+  { path: "/timezone/{area}{format}", status: "400", url: "/timezone/Europe/London?lang=x-" },
+  { path: "/timezone/{area}/info{format}", status: "200", url: "/timezone/Europe/London/info?lang=ja" },
+  { path: "/ip/{address}{format}", status: "200", url: "/ip/8.8.8.8?lang=fr" },
   { path: "/timezone/{area}{format}", status: "200", url: "/timezone/Europe/London" },
   { path: "/timezone/{area}{format}", status: "200", url: "/timezone/America/Argentina" },
   { path: "/timezone/{area}{format}", status: "400", url: "/timezone/UTC?at=noon" },
@@ -79,6 +86,10 @@ const REQUESTS: { path: string; status: string; url: string; headers?: Record<st
   { path: "/coordinates/{point}{format}", status: "200", url: "/coordinates/38.7503,85.9829" },
   { path: "/coordinates/{point}{format}", status: "400", url: "/coordinates/91,0" },
   { path: "/coordinates/{point}{format}", status: "429", url: "/coordinates/51.5074,-0.1278", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/places", status: "200", url: "/places?q=sao%20pau&limit=3" },
+  { path: "/places", status: "304", url: "/places?q=paris", headers: { "If-None-Match": "*" } },
+  { path: "/places", status: "400", url: "/places?q=paris&limit=51" },
+  { path: "/places", status: "429", url: "/places?q=paris", headers: { "X-Forwarded-For": "203.0.113.1" } },
   { path: "/clock{format}", status: "200", url: "/clock?zones=Europe/Dublin,US/Eastern,Asia/Kathmandu" },
   { path: "/clock{format}", status: "400", url: "/clock?zones=UTC&at=noon" },
   { path: "/clock{format}", status: "404", url: "/clock?zones=UTC,Nowhere/City" },
@@ -90,6 +101,93 @@ const REQUESTS: { path: string; status: string; url: string; headers?: Record<st
   { path: "/health", status: "200", url: "/health" },
   { path: "/health", status: "503", url: "/health", draining: true },
   { path: "/metrics", status: "200", url: "/metrics" },
+  // The dialects (timeapi.io, TimeZoneDB, Google): each documented (path, method, status).
+  { path: "/api/Time/current/zone", status: "200", url: "/api/Time/current/zone?timeZone=Europe/Madrid" },
+  { path: "/api/Time/current/zone", status: "400", url: "/api/time/current/zone?timezone=Nowhere" },
+  { path: "/api/Time/current/zone", status: "429", url: "/api/Time/current/zone?timeZone=Europe/Madrid", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/Time/current/coordinate", status: "200", url: "/api/Time/current/coordinate?latitude=40.4&longitude=-3.7" },
+  { path: "/api/Time/current/coordinate", status: "400", url: "/api/Time/current/coordinate?latitude=91&longitude=0" },
+  { path: "/api/Time/current/coordinate", status: "429", url: "/api/Time/current/coordinate?latitude=40.4&longitude=-3.7", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/Time/current/ip", status: "200", url: "/api/Time/current/ip?ipAddress=8.8.8.8" },
+  { path: "/api/Time/current/ip", status: "400", url: "/api/Time/current/ip?ipAddress=1.2.3" },
+  { path: "/api/Time/current/ip", status: "404", url: "/api/Time/current/ip?ipAddress=192.168.1.1" },
+  { path: "/api/Time/current/ip", status: "429", url: "/api/Time/current/ip?ipAddress=8.8.8.8", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/TimeZone/zone", status: "200", url: "/api/TimeZone/zone?timeZone=Europe/Madrid" },
+  { path: "/api/TimeZone/zone", status: "400", url: "/api/TimeZone/zone?timeZone=Nowhere" },
+  { path: "/api/TimeZone/zone", status: "429", url: "/api/TimeZone/zone?timeZone=Europe/Madrid", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/TimeZone/coordinate", status: "200", url: "/api/TimeZone/coordinate?latitude=-33.87&longitude=151.21" },
+  { path: "/api/TimeZone/coordinate", status: "400", url: "/api/TimeZone/coordinate?latitude=x&longitude=0" },
+  { path: "/api/TimeZone/coordinate", status: "429", url: "/api/TimeZone/coordinate?latitude=-33.87&longitude=151.21", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/TimeZone/ip", status: "200", url: "/api/TimeZone/ip?ipAddress=1.1.1.1" },
+  { path: "/api/TimeZone/ip", status: "400", url: "/api/TimeZone/ip?ipAddress=1.2.3" },
+  { path: "/api/TimeZone/ip", status: "404", url: "/api/TimeZone/ip?ipAddress=10.0.0.1" },
+  { path: "/api/TimeZone/ip", status: "429", url: "/api/TimeZone/ip?ipAddress=1.1.1.1", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/Conversion/DayOfTheWeek/{date}", status: "200", url: "/api/Conversion/DayOfTheWeek/2025-06-11" },
+  { path: "/api/Conversion/DayOfTheWeek/{date}", status: "400", url: "/api/Conversion/DayOfTheWeek/2025-13-01" },
+  { path: "/api/Conversion/DayOfTheWeek/{date}", status: "429", url: "/api/Conversion/DayOfTheWeek/2025-06-11", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/Conversion/DayOfTheYear/{date}", status: "200", url: "/api/Conversion/DayOfTheYear/2025-06-11" },
+  { path: "/api/Conversion/DayOfTheYear/{date}", status: "400", url: "/api/Conversion/DayOfTheYear/june" },
+  { path: "/api/Conversion/DayOfTheYear/{date}", status: "429", url: "/api/Conversion/DayOfTheYear/2025-06-11", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/v1/time/current/zone", status: "200", url: "/api/v1/time/current/zone?timezone=UTC" },
+  { path: "/api/v1/time/current/zone", status: "400", url: "/api/v1/time/current/zone?timezone=Nowhere" },
+  { path: "/api/v1/time/current/zone", status: "429", url: "/api/v1/time/current/zone?timezone=UTC", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/v1/time/current/coordinate", status: "200", url: "/api/v1/time/current/coordinate?latitude=1&longitude=2" },
+  { path: "/api/v1/time/current/coordinate", status: "400", url: "/api/v1/time/current/coordinate?latitude=1" },
+  { path: "/api/v1/time/current/coordinate", status: "429", url: "/api/v1/time/current/coordinate?latitude=1&longitude=2", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/v1/time/current/ip", status: "200", url: "/api/v1/time/current/ip?ipAddress=8.8.8.8" },
+  { path: "/api/v1/time/current/ip", status: "400", url: "/api/v1/time/current/ip?ipAddress=x" },
+  { path: "/api/v1/time/current/ip", status: "429", url: "/api/v1/time/current/ip?ipAddress=8.8.8.8", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/v1/timezone/zone", status: "200", url: "/api/v1/timezone/zone?timeZone=America/Chicago" },
+  { path: "/api/v1/timezone/zone", status: "400", url: "/api/v1/timezone/zone?timeZone=x" },
+  { path: "/api/v1/timezone/zone", status: "429", url: "/api/v1/timezone/zone?timeZone=America/Chicago", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/v1/timezone/coordinate", status: "200", url: "/api/v1/timezone/coordinate?latitude=41.88&longitude=-87.63" },
+  { path: "/api/v1/timezone/coordinate", status: "400", url: "/api/v1/timezone/coordinate" },
+  { path: "/api/v1/timezone/coordinate", status: "429", url: "/api/v1/timezone/coordinate?latitude=41.88&longitude=-87.63", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/v1/timezone/ip", status: "200", url: "/api/v1/timezone/ip?ipAddress=8.8.8.8" },
+  { path: "/api/v1/timezone/ip", status: "400", url: "/api/v1/timezone/ip?ipAddress=x" },
+  { path: "/api/v1/timezone/ip", status: "429", url: "/api/v1/timezone/ip?ipAddress=8.8.8.8", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/TimeZone/AvailableTimeZones", status: "200", url: "/api/timezone/availabletimezones" },
+  { path: "/api/TimeZone/AvailableTimeZones", status: "429", url: "/api/timezone/availabletimezones", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/Health/Check", status: "200", url: "/api/health/check" },
+  { path: "/api/Health/Check", status: "429", url: "/api/health/check", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/v1/time/current/unix", status: "200", url: "/api/v1/time/current/unix" },
+  { path: "/api/v1/time/current/unix", status: "429", url: "/api/v1/time/current/unix", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/v1/timezone/availabletimezones", status: "200", url: "/api/v1/timezone/availabletimezones" },
+  { path: "/api/v1/timezone/availabletimezones", status: "429", url: "/api/v1/timezone/availabletimezones", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/api/Conversion/ConvertTimeZone", status: "200", url: "/api/Conversion/ConvertTimeZone", method: "post", body: JSON.stringify({ fromTimeZone: "America/New_York", dateTime: "2026-04-18 12:00:00", toTimeZone: "Europe/London" }) },
+  { path: "/api/Conversion/ConvertTimeZone", status: "400", url: "/api/Conversion/ConvertTimeZone", method: "post", body: JSON.stringify({ fromTimeZone: "x", dateTime: "2026-04-18 12:00:00", toTimeZone: "UTC" }) },
+  { path: "/api/Conversion/ConvertTimeZone", status: "405", url: "/api/Conversion/ConvertTimeZone" },
+  { path: "/api/Conversion/ConvertTimeZone", status: "429", url: "/api/Conversion/ConvertTimeZone", headers: { "X-Forwarded-For": "203.0.113.1" }, method: "post", body: JSON.stringify({ fromTimeZone: "America/New_York", dateTime: "2026-04-18 12:00:00", toTimeZone: "Europe/London" }) },
+  { path: "/api/Calculation/current/increment", status: "200", url: "/api/Calculation/current/increment", method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "1:02:03:04" }) },
+  { path: "/api/Calculation/current/increment", status: "400", url: "/api/Calculation/current/increment", method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "soon", dateTime: "2026-03-29 01:30:00" }) },
+  { path: "/api/Calculation/current/increment", status: "405", url: "/api/Calculation/current/increment" },
+  { path: "/api/Calculation/current/increment", status: "429", url: "/api/Calculation/current/increment", headers: { "X-Forwarded-For": "203.0.113.1" }, method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "1:02:03:04" }) },
+  { path: "/api/Calculation/current/decrement", status: "200", url: "/api/Calculation/current/decrement", method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "1:02:03:04" }) },
+  { path: "/api/Calculation/current/decrement", status: "400", url: "/api/Calculation/current/decrement", method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "soon", dateTime: "2026-03-29 01:30:00" }) },
+  { path: "/api/Calculation/current/decrement", status: "405", url: "/api/Calculation/current/decrement" },
+  { path: "/api/Calculation/current/decrement", status: "429", url: "/api/Calculation/current/decrement", headers: { "X-Forwarded-For": "203.0.113.1" }, method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "1:02:03:04" }) },
+  { path: "/api/Calculation/custom/increment", status: "200", url: "/api/Calculation/custom/increment", method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "1:02:03:04", dateTime: "2026-03-29 01:30:00" }) },
+  { path: "/api/Calculation/custom/increment", status: "400", url: "/api/Calculation/custom/increment", method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "soon", dateTime: "2026-03-29 01:30:00" }) },
+  { path: "/api/Calculation/custom/increment", status: "405", url: "/api/Calculation/custom/increment" },
+  { path: "/api/Calculation/custom/increment", status: "429", url: "/api/Calculation/custom/increment", headers: { "X-Forwarded-For": "203.0.113.1" }, method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "1:02:03:04", dateTime: "2026-03-29 01:30:00" }) },
+  { path: "/api/Calculation/custom/decrement", status: "200", url: "/api/Calculation/custom/decrement", method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "1:02:03:04", dateTime: "2026-03-29 01:30:00" }) },
+  { path: "/api/Calculation/custom/decrement", status: "400", url: "/api/Calculation/custom/decrement", method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "soon", dateTime: "2026-03-29 01:30:00" }) },
+  { path: "/api/Calculation/custom/decrement", status: "405", url: "/api/Calculation/custom/decrement" },
+  { path: "/api/Calculation/custom/decrement", status: "429", url: "/api/Calculation/custom/decrement", headers: { "X-Forwarded-For": "203.0.113.1" }, method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "1:02:03:04", dateTime: "2026-03-29 01:30:00" }) },
+  { path: "/v2.1/get-time-zone", status: "200", url: "/v2.1/get-time-zone?key=k&format=json&by=zone&zone=America/Denver" },
+  { path: "/v2.1/get-time-zone", status: "429", url: "/v2.1/get-time-zone?key=k&format=json&by=zone&zone=UTC", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/v2.1/list-time-zone", status: "200", url: "/v2.1/list-time-zone?key=k&format=json&country=AR&fields=zoneName,dst" },
+  { path: "/v2.1/list-time-zone", status: "429", url: "/v2.1/list-time-zone?key=k&format=json", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/v2.1/convert-time-zone", status: "200", url: "/v2.1/convert-time-zone?key=k&format=json&from=PST&to=Nowhere" },
+  { path: "/v2.1/convert-time-zone", status: "429", url: "/v2.1/convert-time-zone?key=k&format=json&from=UTC&to=UTC", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/v2/get-time-zone", status: "200", url: "/v2/get-time-zone?key=k&format=json&by=zone&zone=America/Denver" },
+  { path: "/v2/get-time-zone", status: "429", url: "/v2/get-time-zone?key=k&format=json&by=zone&zone=UTC", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/v2/list-time-zone", status: "200", url: "/v2/list-time-zone?key=k&format=json&country=AR&fields=zoneName,dst" },
+  { path: "/v2/list-time-zone", status: "429", url: "/v2/list-time-zone?key=k&format=json", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/v2/convert-time-zone", status: "200", url: "/v2/convert-time-zone?key=k&format=json&from=PST&to=Nowhere" },
+  { path: "/v2/convert-time-zone", status: "429", url: "/v2/convert-time-zone?key=k&format=json&from=UTC&to=UTC", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  { path: "/maps/api/timezone/json", status: "200", url: "/maps/api/timezone/json?location=19.076,72.8777&timestamp=1331161200&key=AIza" },
+  { path: "/maps/api/timezone/xml", status: "200", url: "/maps/api/timezone/xml?location=19.076,72.8777&timestamp=1331161200&key=AIza" },
 ];
 
 test("every documented status is produced, and every response fits its schema", async () => {
@@ -102,15 +200,17 @@ test("every documented status is produced, and every response fits its schema", 
     const check = service.state.clockCheck;
     // A serving clock two seconds off the system clock: what /health calls clock_diverged.
     if (r.diverged) service.state.clockCheck = new ClockCheck(() => ({ ...realtimeClock(), seconds: realtimeClock().seconds + 2 }), () => {});
-    const response = await fetch(`${base}${r.url}`, { headers: r.headers });
+    const init = r.method === "post" ? { method: "POST", body: r.body, headers: { "content-type": "application/json", ...r.headers } } : { headers: r.headers };
+    const response = await fetch(`${base}${r.url}`, init);
     service.state.draining = false;
     service.state.clockCheck = check;
     if (String(response.status) !== r.status) {
       problems.push(`${r.url}: ${response.status}, expected ${r.status}`);
       continue;
     }
-    produced.add(`${r.path} ${r.status}`);
-    const documented = openapi.paths[r.path].get.responses[r.status];
+    const method = r.method ?? (openapi.paths[r.path].get ? "get" : "post");
+    produced.add(`${r.path} ${method} ${r.status}`);
+    const documented = openapi.paths[r.path][method].responses[r.status];
     const type = (response.headers.get("content-type") ?? "").split(";")[0]!;
     const media = documented.content?.[type];
     if (documented.content && !media) problems.push(`${r.url}: ${type} not documented for ${r.status}`);
@@ -123,7 +223,7 @@ test("every documented status is produced, and every response fits its schema", 
   }
   expect(problems).toEqual([]);
   const documentedStatuses = Object.entries(openapi.paths).flatMap(([path, item]: [string, any]) =>
-    Object.keys(item.get.responses).map((status) => `${path} ${status}`));
+    Object.entries(item).flatMap(([method, op]: [string, any]) => Object.keys(op.responses).map((status) => `${path} ${method} ${status}`)));
   expect(documentedStatuses.filter((s) => !produced.has(s))).toEqual([]);
 }, 60_000);
 

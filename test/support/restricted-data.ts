@@ -6,6 +6,7 @@
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { flatDataCopy } from "./data-copy.ts";
 import { requireTool } from "./require-tool.ts";
 import { ROOT } from "./test-server.ts";
 
@@ -49,7 +50,7 @@ export function asNobody(): string[] {
 export function readableDataCopy(source: string): string {
   const dir = join(openDir("zonetime-data-"), "generated");
   mkdirSync(dir, { mode: 0o755 });
-  cpSync(source, dir, { recursive: true, dereference: true });
+  flatDataCopy(source, dir);
   readableTree(dir);
   return dir;
 }

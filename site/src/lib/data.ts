@@ -13,6 +13,7 @@ export interface Manifest {
   tzdb: { version: string };
   ip: { source: string; version: string; dataDate: string; license: string; credit: { text: string; url: string } };
   geo: { version: string; boundaryRelease: string; license: string; credit: { text: string; url: string } };
+  places: { source: string; version: string; dataDate: string; license: string; credit: { text: string; url: string }; places: number };
   builtAt: string;
 }
 

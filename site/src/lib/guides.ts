@@ -1,5 +1,6 @@
 // The guides, as short HTML bodies; one page each under /guides/{slug}/.
 
+import { dialectGuides } from "./guides-dialects";
 import { clockGuides } from "./guides-clock";
 import { zoneRuleGuides } from "./guides-zone-rules";
 
@@ -101,5 +102,6 @@ the answer is <code>429</code> with <code>Retry-After</code> (seconds), <code>Ra
 A clock needs one request a minute at most: fetch once, then count locally from <code>unixtime</code> and the offsets.</p>`,
   },
   ...zoneRuleGuides,
+  ...dialectGuides,
   ...clockGuides,
 ];

@@ -1,0 +1,63 @@
+// The dialects' rows of the route table (routes.ts puts them first): timeapi.io under /api
+// (caseless, beside the WorldTimeAPI profile, none of whose names they shadow), TimeZoneDB at
+// /v2.1/ and /v2/, Google at /maps/api/timezone/. Each row names the dialect whose error
+// shape it answers in.
+
+import type { RouteRow } from "../routes.ts";
+import { GOOGLE_JSON, GOOGLE_XML, timezone } from "./google/google-timezone.ts";
+import { calculation, convertTimeZone, dayOfTheWeek, dayOfTheYear } from "./timeapi-io/conversion-routes.ts";
+import { availableTimeZones, byCoordinate, byIp, byZone, currentTime, healthCheck, zoneInfo } from "./timeapi-io/legacy-routes.ts";
+import { LEGACY, V1, timeapiError } from "./timeapi-io/timeapi-format.ts";
+import { v1AvailableTimeZones, v1CurrentTime, v1Unix, v1ZoneInfo } from "./timeapi-io/v1-routes.ts";
+import { convertTimeZone as tzdbConvert, getTimeZone, listTimeZone } from "./timezonedb/tzdb-routes.ts";
+import { TIMEZONEDB } from "./timezonedb/tzdb-output.ts";
+
+/** A POST-only route answers GET with timeapi.io's 405. */
+const postOnly = () => {
+  throw timeapiError("Method Not Allowed", 405);
+};
+
+const timeapi = (pattern: string, label: string, handle: RouteRow["handle"], extra: Partial<RouteRow> = {}): RouteRow =>
+  ({ pattern, on: "api", only: "wta", caseless: true, label, limited: true, dialect: LEGACY, handle, ...extra });
+const timeapiV1 = (pattern: string, handle: RouteRow["handle"]): RouteRow =>
+  ({ pattern, on: "api", only: "wta", caseless: true, label: "timeapi_v1", limited: true, dialect: V1, handle });
+
+const TIMEAPI_ROWS: RouteRow[] = [
+  timeapi("/time/current/zone", "timeapi_time", currentTime(byZone)),
+  timeapi("/time/current/coordinate", "timeapi_time", currentTime(byCoordinate)),
+  timeapi("/time/current/ip", "timeapi_time", currentTime(byIp)),
+  timeapi("/timezone/availabletimezones", "timeapi_timezone", availableTimeZones),
+  timeapi("/timezone/zone", "timeapi_timezone", zoneInfo(byZone)),
+  timeapi("/timezone/coordinate", "timeapi_timezone", zoneInfo(byCoordinate)),
+  timeapi("/timezone/ip", "timeapi_timezone", zoneInfo(byIp)),
+  timeapi("/conversion/converttimezone", "timeapi_conversion", postOnly, { post: convertTimeZone }),
+  timeapi("/conversion/dayoftheweek/{date}", "timeapi_conversion", dayOfTheWeek),
+  timeapi("/conversion/dayoftheyear/{date}", "timeapi_conversion", dayOfTheYear),
+  timeapi("/calculation/current/increment", "timeapi_calculation", postOnly, { post: calculation(false, 1) }),
+  timeapi("/calculation/current/decrement", "timeapi_calculation", postOnly, { post: calculation(false, -1) }),
+  timeapi("/calculation/custom/increment", "timeapi_calculation", postOnly, { post: calculation(true, 1) }),
+  timeapi("/calculation/custom/decrement", "timeapi_calculation", postOnly, { post: calculation(true, -1) }),
+  timeapi("/health/check", "timeapi_health", healthCheck),
+  timeapiV1("/v1/time/current/zone", v1CurrentTime(byZone)),
+  timeapiV1("/v1/time/current/coordinate", v1CurrentTime(byCoordinate)),
+  timeapiV1("/v1/time/current/ip", v1CurrentTime(byIp)),
+  timeapiV1("/v1/time/current/unix", v1Unix),
+  timeapiV1("/v1/timezone/zone", v1ZoneInfo(byZone)),
+  timeapiV1("/v1/timezone/coordinate", v1ZoneInfo(byCoordinate)),
+  timeapiV1("/v1/timezone/ip", v1ZoneInfo(byIp)),
+  timeapiV1("/v1/timezone/availabletimezones", v1AvailableTimeZones),
+];
+
+const tzdb = (version: "v2" | "v2.1"): RouteRow[] => [
+  { pattern: `/${version}/get-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: getTimeZone(version) },
+  { pattern: `/${version}/list-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: listTimeZone },
+  { pattern: `/${version}/convert-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: tzdbConvert },
+];
+
+export const DIALECT_ROUTES: readonly RouteRow[] = [
+  ...TIMEAPI_ROWS,
+  ...tzdb("v2.1"),
+  ...tzdb("v2"),
+  { pattern: "/maps/api/timezone/json", on: "raw", label: "google", limited: true, dialect: GOOGLE_JSON, handle: timezone("json") },
+  { pattern: "/maps/api/timezone/xml", on: "raw", label: "google", limited: true, dialect: GOOGLE_XML, handle: timezone("xml") },
+];

@@ -1,0 +1,69 @@
+// The lookups every dialect shares, answering null instead of throwing the service's own
+// errors, so each dialect can say "not found" in its own words: a name, a point, an
+// address, and the query parameters as the dialects' clients spell them.
+
+import { parseIp } from "../../ip/address.ts";
+import { lookupKey } from "../../ip/special-ranges.ts";
+import type { ResolvedName } from "../../tz/zone-table.ts";
+import type { ApiData } from "../api-data.ts";
+import { safeDecode } from "../request-target.ts";
+
+const MAX_NAME_LENGTH = 64;
+/** A plain decimal number: no exponent, hex, NaN or Infinity (Number() takes all of them). */
+const DECIMAL = /^[+-]?(?:\d{1,3}(?:\.\d{0,20})?|\.\d{1,20})$/;
+
+export function zoneByName(data: ApiData, name: string): ResolvedName | null {
+  return name.length > MAX_NAME_LENGTH ? null : data.zones.resolve(name) ?? null;
+}
+
+/** Degrees from text, or null when it is no plain decimal number within ±limit. */
+export function degreesOf(text: string | undefined, limit: number): number | null {
+  if (text === undefined || !DECIMAL.test(text)) return null;
+  const value = Number(text);
+  return value >= -limit && value <= limit ? (value === 0 ? 0 : value) : null;
+}
+
+/** The zones at a point (the first is the answer); every geo.bin name resolves (load-data.ts checks). */
+export function zonesAtPoint(data: ApiData, lat: number, lng: number): ResolvedName[] {
+  return data.geo.answers[data.geo.answerAt(lat, lng)]!.map((name) => data.zones.resolve(name)!);
+}
+
+/** The zone of an address; "malformed" when it is no address, null when it has no location. */
+export function zoneOfIp(data: ApiData, text: string): ResolvedName | null | "malformed" {
+  const address = text.length > 64 ? null : parseIp(text);
+  if (!address) return "malformed";
+  const key = lookupKey(address);
+  if (key.version === 0) return null;
+  const zoneName = data.ip.zoneFor(key);
+  return zoneName === null ? null : data.zones.resolve(zoneName) ?? null;
+}
+
+/**
+ * The query as a map of decoded values (first occurrence wins); `caseless`: keys lowercased.
+ * `+` stays `+` in a query (`Etc/GMT+5` is sent unescaped); `form`: `+` is a space, as an
+ * application/x-www-form-urlencoded body writes one.
+ */
+export function queryMap(query: string, caseless: boolean, form = false): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  if (query.length === 0 || query.length > 16384) return out;
+  for (const pair of query.split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    const rawKey = eq >= 0 ? pair.slice(0, eq) : pair;
+    const decodedKey = safeDecode(form ? rawKey.replaceAll("+", " ") : rawKey);
+    if (decodedKey === null) continue;
+    const key = caseless ? decodedKey.toLowerCase() : decodedKey;
+    if (out.has(key)) continue;
+    out.set(key, safeDecode(form ? (eq >= 0 ? pair.slice(eq + 1) : "").replaceAll("+", " ") : eq >= 0 ? pair.slice(eq + 1) : ""));
+  }
+  return out;
+}
+
+/** XML text content with the five predefined entities escaped, and characters XML 1.0 forbids dropped. */
+export function xmlEscape(text: string): string {
+  return text.replace(/[&<>"']|[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, (c) =>
+    c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === "\"" ? "&quot;" : c === "'" ? "&apos;" : "");
+}
+
+/** English weekday names, Sunday = 0 (the time object's day_of_week). */
+export const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;

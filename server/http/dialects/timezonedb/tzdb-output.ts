@@ -1,0 +1,87 @@
+// TimeZoneDB's wire formats: PHP json_encode (compact, `/` escaped as `\/`, `dst` a string
+// "0"/"1"), XML (the default when `format` is absent: <result> with <status>, <message>
+// and the fields, lists as <zones><zone>), JSONP through `callback` (a plain identifier
+// only), `fields=` narrowing the answer (status and message stay), and its error
+// convention: HTTP 200 with {"status":"FAILED","message":"..."} (every client read handles
+// that; 405 and 429 keep their status).
+
+import { HttpError } from "../../http-errors.ts";
+import type { Dialect, DialectErrorContext } from "../../routes.ts";
+import type { ApiData } from "../../api-data.ts";
+import { queryMap, xmlEscape } from "../lookups.ts";
+
+export type Value = string | number | null;
+export type Row = [string, Value][];
+
+/** A client's mistake: answered as status FAILED with this message. */
+export const failed = (message: string) => new HttpError("timezonedb", 200, message);
+
+/** A callback a page may name: an identifier, nothing that could be code. */
+const CALLBACK = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/;
+
+export interface OutputOptions {
+  format: "json" | "xml";
+  callback: string | null;
+  fields: Set<string> | null;
+}
+
+export function outputOptions(query: Map<string, string | null>): OutputOptions {
+  const format = (query.get("format") ?? "xml").toLowerCase();
+  if (format !== "json" && format !== "xml") throw failed("Invalid format.");
+  const callback = query.get("callback");
+  if (callback !== undefined && callback !== "" && (callback === null || !CALLBACK.test(callback))) throw failed("Invalid callback.");
+  const fieldsText = query.get("fields");
+  const fields = fieldsText ? new Set(fieldsText.split(",").map((f) => f.trim()).filter((f) => f !== "")) : null;
+  return { format, callback: callback || null, fields };
+}
+
+/** PHP's json_encode of a string: JSON with `/` escaped. */
+const phpString = (s: string) => JSON.stringify(s).replaceAll("/", "\\/");
+const phpValue = (v: Value) => (v === null ? "null" : typeof v === "number" ? String(v) : phpString(v));
+
+function jsonObject(row: Row): string {
+  return `{${row.map(([k, v]) => `"${k}":${phpValue(v)}`).join(",")}}`;
+}
+
+function xmlFields(row: Row): string {
+  return row.map(([k, v]) => (v === null || v === "" ? `<${k}/>` : `<${k}>${xmlEscape(String(v))}</${k}>`)).join("");
+}
+
+/** Keeps the fields asked for (and always status, message); `all`: the endpoint's defaults when none are asked for. */
+export function narrow(row: Row, fields: Set<string> | null, defaults?: Set<string>): Row {
+  const keep = fields ?? defaults;
+  if (keep === undefined) return row;
+  return row.filter(([k]) => k === "status" || k === "message" || keep.has(k));
+}
+
+const TYPES = { json: "application/json; charset=utf-8", xml: "text/xml; charset=utf-8", jsonp: "application/javascript; charset=utf-8" };
+
+/** A result: `row` the top-level fields, `list` an optional `zones` array of rows. */
+export function render(data: ApiData, head: boolean, options: OutputOptions, row: Row, list?: Row[], status = 200, extra?: Record<string, string>): Response {
+  const { responses } = data;
+  if (options.format === "xml") {
+    const zones = list === undefined ? "" : `<zones>${list.map((z) => `<zone>${xmlFields(z)}</zone>`).join("")}</zones>`;
+    const body = `<?xml version="1.0" encoding="UTF-8"?>\n<result>${xmlFields(row)}${zones}</result>`;
+    return responses.dialect(body, TYPES.xml, status, head, { extra });
+  }
+  const json = list === undefined ? jsonObject(row)
+    : `${jsonObject(row).slice(0, -1)},"zones":[${list.map(jsonObject).join(",")}]}`;
+  if (options.callback !== null) return responses.dialect(`${options.callback}(${json});`, TYPES.jsonp, status, head, { extra });
+  return responses.dialect(json, TYPES.json, status, head, { extra });
+}
+
+export const TIMEZONEDB: Dialect = {
+  name: "TimeZoneDB",
+  error(context: DialectErrorContext, error: HttpError, extra?: Record<string, string>) {
+    // The error answers in the format asked for; a refused callback or format answers plain JSON.
+    let options: OutputOptions;
+    try {
+      options = { ...outputOptions(queryMap(context.query, false)), fields: null };
+    } catch {
+      options = { format: "json", callback: null, fields: null };
+    }
+    const status = error.status === 429 || error.status === 405 ? error.status : 200;
+    const message = error.status === 429 ? "Rate limit exceeded. Please wait and try again." : error.message;
+    return render(context.data, context.head, options, [["status", "FAILED"], ["message", message]], undefined, status, extra);
+  },
+};

@@ -1,0 +1,37 @@
+// `?lang=` on the spec profile's time objects and /info: the CLDR locale it names
+// (names/locale-tag.ts: a malformed tag or a language CLDR lacks is a 400), and the
+// `timezone_name` key it adds after a time object's other keys. Without `lang` nothing is
+// added, so the bytes stay exactly as before; the /api (WorldTimeAPI) profile ignores
+// `lang` and never changes.
+
+import { resolveLocale } from "../names/locale-tag.ts";
+import type { Locale } from "../names/names-table.ts";
+import type { ResolvedName } from "../tz/zone-table.ts";
+import { badRequest } from "./http-errors.ts";
+import { queryParam } from "./request-target.ts";
+import type { RouteRequest } from "./routes.ts";
+
+/** The locale `?lang=` asks for; null when there is none or the profile takes none. */
+export function langParam(request: RouteRequest): Locale | null {
+  if (request.profile !== "spec" || request.query.length === 0) return null;
+  const tag = queryParam(request.query, "lang");
+  if (tag === undefined) return null;
+  if (tag === null) throw badRequest("bad_lang", "invalid lang: broken percent-encoding");
+  return resolveLocale(request.data.names, tag);
+}
+
+const encoder = new TextEncoder();
+
+/** A rendered time object with `timezone_name` last: the long name in force at `seconds`. */
+export function withTimezoneName(request: RouteRequest, body: Uint8Array, name: ResolvedName, seconds: number): Uint8Array {
+  const locale = langParam(request);
+  if (locale === null) return body;
+  const long = request.data.namer.longNameAt(name.name, seconds, locale, "specific")!;
+  // JSON: the closing brace is the last byte; text: one more `key: value` line.
+  const tail = encoder.encode(request.format === "json" ? `,"timezone_name":${JSON.stringify(long)}}` : `timezone_name: ${long}\n`);
+  const keep = request.format === "json" ? body.length - 1 : body.length;
+  const out = new Uint8Array(keep + tail.length);
+  out.set(body.subarray(0, keep));
+  out.set(tail, keep);
+  return out;
+}

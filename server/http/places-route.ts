@@ -1,0 +1,69 @@
+// `/places?q=TEXT[&country=CC][&limit=N][&lang=TAG]`: places by name, best first (their
+// row is in routes.ts; the search is server/places/place-table.ts). Every parameter is
+// checked before any search: a 400 names the one that is wrong.
+//
+// `lang` is accepted (a BCP 47 tag) but names stay as the data has them: place names as
+// GeoNames spells them, country and region names in English.
+
+import { MAX_LIMIT } from "../formats/places-format.ts";
+import { DEFAULT_LIMIT } from "../places/place-table.ts";
+import { cacheableAnswer } from "./cacheable-answer.ts";
+import { badRequest } from "./http-errors.ts";
+import { queryParam } from "./request-target.ts";
+import type { RouteRequest } from "./routes.ts";
+
+export const MAX_QUERY_LENGTH = 100;
+/** The answer changes only with the data. */
+const MAX_AGE = 86400;
+const LANG_TAG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
+
+function param(request: RouteRequest, name: string): string | undefined {
+  const value = queryParam(request.query, name);
+  if (value === null) throw badRequest("bad_parameter", `invalid ${name}: broken percent-encoding`);
+  return value;
+}
+
+/** A C0 or C1 control character, or DEL: never part of a place's name. */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
+}
+
+/** The checked `q`: 1..MAX_QUERY_LENGTH characters (code points), no control characters. */
+export function placesQuery(raw: string | undefined): string {
+  if (raw === undefined || raw.length === 0) throw badRequest("missing_parameter", "missing q: the name of a place, 1 to 100 characters");
+  // A code point outside the BMP is two UTF-16 units: count characters as people do.
+  if (raw.length > MAX_QUERY_LENGTH && [...raw].length > MAX_QUERY_LENGTH) throw badRequest("bad_parameter", `invalid q: longer than ${MAX_QUERY_LENGTH} characters`);
+  if (hasControl(raw)) throw badRequest("bad_parameter", "invalid q: control characters");
+  if (raw.trim().length === 0) throw badRequest("missing_parameter", "missing q: the name of a place, 1 to 100 characters");
+  return raw;
+}
+
+export function placesLimit(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_LIMIT;
+  const value = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= 1 && value <= MAX_LIMIT)) throw badRequest("bad_parameter", `invalid limit: a whole number from 1 to ${MAX_LIMIT}`);
+  return value;
+}
+
+/** `/places` */
+export function places(request: RouteRequest): Response {
+  const table = request.data.places;
+  const q = placesQuery(param(request, "q"));
+  const limit = placesLimit(param(request, "limit"));
+  const countryText = param(request, "country");
+  let country: string | undefined;
+  if (countryText !== undefined) {
+    country = /^[A-Za-z]{2}$/.test(countryText) ? countryText.toUpperCase() : "";
+    if (!table.hasCountry(country)) throw badRequest("bad_parameter", "invalid country: an ISO 3166-1 alpha-2 code, e.g. FR");
+  }
+  const lang = param(request, "lang");
+  if (lang !== undefined && (lang.length > 35 || !LANG_TAG.test(lang))) throw badRequest("bad_parameter", "invalid lang: a BCP 47 language tag, e.g. de or pt-BR");
+  // `lang` changes nothing yet, so it is no part of the key. JSON.stringify of the objects
+  // measured faster than writing the text by hand (bench: places).
+  const key = `places|${limit}|${country ?? ""}|${q}`;
+  return cacheableAnswer(request, key, MAX_AGE, () => JSON.stringify(table.searchPlaces(q, { country, limit })));
+}

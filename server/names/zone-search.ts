@@ -1,0 +1,91 @@
+// /timezone?q=TEXT: the names a word may mean, best first. One index of folded keys
+// (server/core/search-fold.ts), sorted by their UTF-8 bytes in names.bin, answers tzdb
+// abbreviations in use since 1970 ("IST": Asia/Kolkata, Europe/Dublin, Asia/Jerusalem),
+// CLDR's zone and metazone names in every locale ("pacific time", "Mitteleuropäische
+// Zeit"), exemplar cities in every locale, and every name's last segment ("calcutta").
+// An exact key answers alone; otherwise the keys the query is a prefix of ("kolk"), in
+// key order. The query is compared as bytes against the mapped keys: no key is decoded.
+
+import { searchFold } from "../core/search-fold.ts";
+import { NamesSection } from "../formats/names-format.ts";
+import { NamesInputError } from "./names-errors.ts";
+import type { NamesTable } from "./names-table.ts";
+
+export const MAX_QUERY_LENGTH = 100;
+export const MAX_RESULTS = 64;
+const encoder = new TextEncoder();
+
+/** More names for a folded query from elsewhere (the places index may add its cities' zones). */
+export type ExtraSearch = (folded: string) => readonly string[];
+
+export function checkQuery(q: string): void {
+  if (q.length === 0) throw new NamesInputError("bad_query", "q must not be empty");
+  if (q.length > MAX_QUERY_LENGTH) throw new NamesInputError("bad_query", `q must be at most ${MAX_QUERY_LENGTH} characters`);
+  for (let i = 0; i < q.length; i++) {
+    const c = q.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c < 0xa0)) throw new NamesInputError("bad_query", "q must not hold control characters");
+  }
+}
+
+/** -1, 0 or 1: the mapped key `id` against `query`; `prefix`: 0 also when the key starts with the query. */
+function compareKey(names: NamesTable, id: number, query: Uint8Array, prefix: boolean): number {
+  const { blob, stringOffsets } = names.data;
+  const start = stringOffsets[id]!;
+  const length = stringOffsets[id + 1]! - start;
+  const n = Math.min(length, query.length);
+  for (let i = 0; i < n; i++) {
+    const k = blob[start + i]!;
+    const q = query[i]!;
+    if (k !== q) return k < q ? -1 : 1;
+  }
+  if (length === query.length || (prefix && length > query.length)) return 0;
+  return length < query.length ? -1 : 1;
+}
+
+/** The first key index at which compareKey is >= 0. */
+function lowerBound(names: NamesTable, keys: Int32Array, query: Uint8Array, prefix: boolean): number {
+  let lo = 0;
+  let hi = keys.length / 3;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKey(names, keys[3 * mid]!, query, prefix) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function searchZones(names: NamesTable, q: string, extra?: ExtraSearch): string[] {
+  checkQuery(q);
+  const folded = searchFold(q);
+  const out: string[] = [];
+  if (folded === "") return out;
+  const query = encoder.encode(folded);
+  const keys = names.data.sections[NamesSection.SearchKeys]!;
+  const results = names.data.sections[NamesSection.SearchResults]!;
+  const add = (k: number) => {
+    const first = keys[3 * k + 1]!;
+    const count = keys[3 * k + 2]!;
+    for (let r = first; r < first + count && out.length < MAX_RESULTS; r++) {
+      const name = names.string(results[r]!);
+      if (!out.includes(name)) out.push(name);
+    }
+  };
+  const at = lowerBound(names, keys, query, false);
+  if (at < keys.length / 3 && compareKey(names, keys[3 * at]!, query, false) === 0) add(at);
+  else {
+    for (let k = at; k < keys.length / 3 && out.length < MAX_RESULTS; k++) {
+      if (compareKey(names, keys[3 * k]!, query, true) !== 0) break;
+      add(k);
+    }
+  }
+  if (extra !== undefined) for (const name of extra(folded)) if (out.length < MAX_RESULTS && !out.includes(name)) out.push(name);
+  return out;
+}
+
+/** /timezone?country=CC: zone.tab's names for the country, sorted; 400 for a code iso3166.tab lacks. */
+export function countryZones(names: NamesTable, code: string): string[] {
+  const upper = /^[A-Za-z]{2}$/.test(code) ? code.toUpperCase() : "";
+  const zones = upper === "" ? undefined : names.countryZones(upper);
+  if (zones === undefined) throw new NamesInputError("unknown_country", "country must be an ISO 3166-1 alpha-2 code that iso3166.tab lists");
+  return zones;
+}

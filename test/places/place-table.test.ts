@@ -1,0 +1,168 @@
+// The places table on its own (no HTTP): the query folding equals the build's, the
+// precomputed lists equal the scan they stand for, word and prefix matching, and the
+// reader's refusals of damaged files.
+
+import { beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildFoldMap, foldText } from "../../scripts/places/fold-map.ts";
+import { readPlacesSource } from "../../scripts/places/geonames-source.ts";
+import { TableFormatError } from "../../server/core/errors.ts";
+import { decodePlacesTable, MAX_LIMIT, PLACES_FILE } from "../../server/formats/places-format.ts";
+import { PlaceTable } from "../../server/places/place-table.ts";
+import { foldQuery } from "../../server/places/query-fold.ts";
+import { testDataDir } from "../support/test-server.ts";
+
+let file: string;
+let bytes: Uint8Array;
+let table: PlaceTable;
+beforeAll(async () => {
+  file = join(await testDataDir(), PLACES_FILE);
+  bytes = new Uint8Array(readFileSync(file));
+  table = PlaceTable.load(file);
+}, 300_000);
+
+const decoder = new TextDecoder();
+function runtimeFold(text: string): string {
+  const out = new Uint8Array(4096);
+  const n = foldQuery(text, { codes: table.data.foldCodes, offsets: table.data.foldOffsets, bytes: table.data.foldBytes }, out);
+  return decoder.decode(out.subarray(0, n));
+}
+
+describe("query folding", () => {
+  test("the server folds every BMP character, alone and between letters, as the build folded the keys", () => {
+    const map = buildFoldMap();
+    const differences: string[] = [];
+    for (let cp = 0; cp <= 0xffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      for (const text of [String.fromCharCode(cp), `a${String.fromCharCode(cp)}b`, ` ${String.fromCharCode(cp)}${String.fromCharCode(cp)} `]) {
+        if (runtimeFold(text) !== foldText(text, map)) differences.push(`U+${cp.toString(16)}`);
+      }
+    }
+    expect(differences).toEqual([]);
+  }, 60_000);
+
+  test("real names and their other names fold the same on both sides", () => {
+    const map = buildFoldMap();
+    const source = readPlacesSource();
+    let checked = 0;
+    for (const place of source.places.slice(0, 3000)) {
+      for (const name of [place.name, ...place.alternates]) {
+        expect(runtimeFold(name)).toBe(foldText(name, map));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(15_000);
+  }, 60_000);
+
+  test("examples: case, accents, letters Unicode does not decompose, apostrophes, punctuation, astral characters", () => {
+    expect(runtimeFold("São Paulo")).toBe("sao paulo");
+    expect(runtimeFold("ZÜRICH")).toBe("zurich");
+    expect(runtimeFold("Łódź")).toBe("lodz");
+    expect(runtimeFold("Straße")).toBe("strasse");
+    expect(runtimeFold("Xi'an")).toBe("xian");
+    expect(runtimeFold("  St.-Petersburg!! ")).toBe("st petersburg");
+    expect(runtimeFold("İstanbul")).toBe("istanbul");
+    expect(runtimeFold("𠀋a")).toBe("𠀋a");
+    expect(runtimeFold("a\ud800b")).toBe("a b"); // a lone surrogate is a word break
+  });
+});
+
+describe("search", () => {
+  test("every precomputed list is what the scan of its range answers", () => {
+    const { heavy, heavyStarts, heavyEntries } = table.data;
+    expect(heavy.length / 2).toBeGreaterThan(100);
+    for (let h = 0; h < heavy.length / 2; h++) {
+      const scanned = table.rankedPrefix(heavy[2 * h]!, heavy[2 * h + 1]!, MAX_LIMIT);
+      expect(Array.from(heavyEntries.subarray(heavyStarts[h]!, heavyStarts[h + 1]!))).toEqual(scanned);
+    }
+  });
+
+  test("answers from the lists equal the scan's, with and without a country, at every limit", () => {
+    const ids = (places: { id: number }[]) => places.map((p) => p.id);
+    for (const q of ["s", "sa", "san", "b", "m", "a", "new", "st", "ch"]) {
+      for (const country of [undefined, "FR", "US", "NZ", "VA", "AQ", "IN"]) {
+        for (const limit of [1, 10, 50]) {
+          const answer = table.searchPlaces(q, { country, limit });
+          expect(ids(answer)).toEqual(table.scannedIndexes(q, { country, limit }).map((i) => table.data.ids[i]!));
+          if (country !== undefined) expect(answer.every((p) => p.country === country)).toBe(true);
+        }
+      }
+    }
+  });
+
+  test("whole words or a prefix of the last one: a word's middle is no match", () => {
+    const ids = (q: string, limit = 50) => table.searchPlaces(q, { limit }).map((p) => p.name);
+    expect(ids("new york")).toContain("New York City");
+    expect(ids("york city")).toContain("New York City");
+    expect(ids("ork", 50)).not.toContain("New York City");
+    expect(ids("ew york", 50)).not.toContain("New York City");
+    expect(ids("new yo")[0]).toBe("New York City");
+    // A later word matches after the names that are that word.
+    const york = ids("york", 50);
+    expect(york[0]).toBe("York");
+    expect(york.indexOf("New York City")).toBeGreaterThan(0);
+  });
+
+  test("other names: a far larger place's other name ranks as a name, a namesake's does not", () => {
+    expect(table.searchPlaces("bombay", { limit: 1 })[0]).toMatchObject({ name: "Mumbai", country: "IN" });
+    expect(table.searchPlaces("münchen", { limit: 1 })[0]).toMatchObject({ name: "Munich", country: "DE" });
+    // "Philadelphia" is also an old name of Amman, a capital: the US city keeps its name.
+    expect(table.searchPlaces("philadelphia", { limit: 1 })[0]).toMatchObject({ name: "Philadelphia", country: "US" });
+  });
+
+  test("exact names before prefixes, each by weight; each place once", () => {
+    expect(table.searchPlaces("lima", { limit: 1 })[0]).toMatchObject({ name: "Lima", country: "PE" });
+    const paris = table.searchPlaces("paris", { limit: 50 });
+    const firstPrefix = paris.findIndex((p) => p.name.toLowerCase() !== "paris" && !p.name.toLowerCase().startsWith("paris "));
+    expect(firstPrefix).toBeGreaterThan(5);
+    expect(new Set(paris.map((p) => p.id)).size).toBe(paris.length);
+    // The capital outweighs every other Paris.
+    expect(paris[0]).toMatchObject({ country: "FR", admin1: "Île-de-France" });
+  });
+
+  test("unknown country, nothing foldable, no match: empty", () => {
+    expect(table.searchPlaces("paris", { country: "ZZ" })).toEqual([]);
+    expect(table.searchPlaces("!!!")).toEqual([]);
+    expect(table.searchPlaces("qqqqxzzz")).toEqual([]);
+  });
+});
+
+describe("the reader refuses a damaged places.bin, naming it", () => {
+  const refusal = (image: Uint8Array) => {
+    try {
+      decodePlacesTable(image.slice().buffer as ArrayBuffer, "/srv/generated/places.bin");
+    } catch (error) {
+      expect(error).toBeInstanceOf(TableFormatError);
+      return (error as Error).message;
+    }
+    return "accepted";
+  };
+
+  test("truncated, bad magic, unknown major, length mismatch", () => {
+    expect(refusal(bytes.subarray(0, 20))).toBe("/srv/generated/places.bin: truncated: 20 bytes is shorter than the 64-byte header");
+    const magic = bytes.slice();
+    magic[0] = 0x58;
+    expect(refusal(magic)).toContain("not a zonetime places table");
+    const major = bytes.slice();
+    major[8] = 9;
+    expect(refusal(major)).toContain("format major version 9 is not supported");
+    expect(refusal(bytes.subarray(0, bytes.length - 1))).toContain("length mismatch");
+  });
+
+  test("a posting, a heavy entry or a zone index out of range", () => {
+    const d = decodePlacesTable(bytes.slice().buffer as ArrayBuffer, file);
+    const at = (view: ArrayBufferView) => view.byteOffset;
+    const corrupt = (offset: number, value: number, size: 2 | 4) => {
+      const image = bytes.slice();
+      const view = new DataView(image.buffer);
+      if (size === 4) view.setUint32(offset, value, true);
+      else view.setUint16(offset, value, true);
+      return refusal(image);
+    };
+    expect(corrupt(at(d.postings) + 4 * 7, 0xfffffffe, 4)).toContain("posting 7 names a place out of range");
+    expect(corrupt(at(d.heavyEntries), 0xffffffff, 4)).toContain("heavy entry 0 names a place out of range");
+    expect(corrupt(at(d.zone) + 2 * 3, 0xfffe, 2)).toContain("place 3 names a zone, country or region out of range");
+    expect(corrupt(at(d.keyOffsets) + 4 * 5, 0xffffff, 4)).toContain("key offsets are not ascending");
+  });
+});
