@@ -1,0 +1,148 @@
+// The map and the zone pages in Debian's Chromium against the real service: clicks on the
+// map show what /coordinates answers (five known points, then 100 random ones); every zone
+// page's chart data equals /transitions; London's chart has British Standard Time and the
+// 1996-onwards EU rule.
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { startServer, type Service } from "../../server/process/service.ts";
+import { launchBrowser } from "../support/browser.ts";
+import { testConfig, testSiteDir } from "../support/test-server.ts";
+
+let service: Service;
+let base: string;
+let browser: Browser;
+let siteDir: string;
+
+beforeAll(async () => {
+  siteDir = await testSiteDir();
+  service = await startServer(await testConfig({ SITE_DIR: siteDir, RATE_LIMIT: "off" }), { reusePort: false });
+  base = `http://127.0.0.1:${service.server.port}`;
+  browser = await launchBrowser();
+}, 300_000);
+afterAll(async () => {
+  await browser?.close();
+  service?.server.stop(true);
+});
+
+type Change = [number, number, 0 | 1, number, -1 | 0 | 1];
+const pageData = (name: string) => {
+  const html = readFileSync(join(siteDir, "zones", ...name.split("/"), "index.html"), "utf8");
+  const m = /<script type="application\/json" id="zone-data">([\s\S]*?)<\/script>/.exec(html)!;
+  return { html, data: JSON.parse(m[1]!) as { zone: string; from: number; to: number; start: [number, 0 | 1, number]; abbrs: string[]; changes: Change[] } };
+};
+
+describe("zone pages", () => {
+  test("every name's chart data and drawn steps equal /transitions over 1970 to ten years ahead", async () => {
+    const names = (await (await fetch(`${base}/timezone`)).json()) as string[];
+    expect(names.length).toBeGreaterThan(590);
+    const wrong: string[] = [];
+    for (const name of names) {
+      const { html, data } = pageData(name);
+      const api: Change[] = [];
+      for (let from: string | null = String(data.from); from !== null;) {
+        const r = (await (await fetch(`${base}/timezone/${name}/transitions?from=${from}&to=${data.to}`)).json()) as any;
+        for (const t of r.transitions) {
+          const [h, m, s] = t.utc_offset.slice(1).split(":").map(Number);
+          const off = (t.utc_offset[0] === "-" ? -1 : 1) * (h * 3600 + m * 60 + (s ?? 0));
+          api.push([t.unixtime, off, t.dst ? 1 : 0, data.abbrs.indexOf(t.abbreviation), t.local_change === "gap" ? 1 : t.local_change === "overlap" ? -1 : 0]);
+        }
+        from = r.next_from === null ? null : String(Date.parse(r.next_from) / 1000);
+      }
+      const drawn = [...html.matchAll(/class="step [a-z]+" [^>]*data-at="(\d+)" data-offset="(-?\d+)"/g)].map((m) => [Number(m[1]), Number(m[2])]);
+      if (JSON.stringify(api) !== JSON.stringify(data.changes)) wrong.push(`${name}: data differs from /transitions`);
+      if (JSON.stringify(drawn) !== JSON.stringify(api.map((c) => [c[0], c[1]]))) wrong.push(`${name}: drawn steps differ`);
+    }
+    expect(wrong).toEqual([]);
+  }, 300_000);
+
+  test("London: British Standard Time (UTC+1 all year, 1968-71) and the EU rule from 1996 on", () => {
+    const { data } = pageData("Europe/London");
+    // 1970 starts inside BST: UTC+01:00, not DST; it ends 1971-10-31 03:00 local (02:00 UTC).
+    expect(data.start.slice(0, 2)).toEqual([3600, 0]);
+    expect(data.abbrs[data.start[2]]).toBe("BST");
+    expect(data.changes[0]!.slice(0, 3)).toEqual([Date.UTC(1971, 9, 31, 2) / 1000, 0, 0]);
+    // From 1996: last Sunday of March and October at 01:00 UTC, every year.
+    const lastSunday = (y: number, month: number) => {
+      const d = new Date(Date.UTC(y, month + 1, 0, 1));
+      d.setUTCDate(d.getUTCDate() - d.getUTCDay());
+      return d.getTime() / 1000;
+    };
+    const from1996 = data.changes.filter((c) => c[0] >= Date.UTC(1996, 0, 1) / 1000);
+    const expected: number[][] = [];
+    for (let y = 1996; Date.UTC(y, 0, 1) / 1000 < data.to; y++) expected.push([lastSunday(y, 2), 3600, 1], [lastSunday(y, 9), 0, 0]);
+    expect(from1996.map((c) => c.slice(0, 3))).toEqual(expected);
+  });
+});
+
+describe("the map", () => {
+  let page: Page;
+  beforeAll(async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    await page.goto(`${base}/map/`);
+    await page.waitForSelector("#zone-map[data-state=ready]", { timeout: 30_000 });
+  }, 60_000);
+
+  const clickAt = async (x: number, y: number) => {
+    const before = await page.getAttribute("#zone-map", "data-lat");
+    await page.mouse.click(x, y);
+    await page.waitForFunction((b) => {
+      const m = (globalThis as any).document.getElementById("zone-map");
+      return m.dataset.lat !== b && m.dataset.answer !== "asking";
+    }, before ?? "none");
+    const m = await page.$eval("#zone-map", (e: any) => ({ ...e.dataset }));
+    return m as { lat: string; lng: string; answer: string; timezone?: string; datetime?: string };
+  };
+  const agree = async (shown: { lat: string; lng: string; timezone?: string; datetime?: string }) => {
+    const r = await fetch(`${base}/coordinates/${shown.lat},${shown.lng}`);
+    const t = (await r.json()) as { timezone: string; datetime: string };
+    const diff = Math.abs(Date.parse(t.datetime.slice(0, 19) + "Z") - Date.parse(shown.datetime!.slice(0, 19) + "Z")) / 1000;
+    return { zone: shown.timezone === t.timezone, time: diff <= 3, want: t.timezone, got: shown.timezone };
+  };
+
+  test("clicking five known points shows their zone and its time", async () => {
+    // Inland points: one pixel of the map is about 0.4 degrees, so a coastal city may click into the sea.
+    const points: [number, number, string][] = [[-0.1278, 51.5074, "Europe/London"], [85.324, 27.7172, "Asia/Kathmandu"],
+      [-78.3, 21.6, "America/Havana"], [151.2093, -33.8688, "Australia/Sydney"], [-74.006, 40.7128, "America/New_York"]];
+    for (const [lon, lat, zone] of points) {
+      const [x, y] = (await page.$eval("#zone-map", (e: any, p: number[]) => e.project(p[0], p[1]), [lon, lat])) as [number, number];
+      const shown = await clickAt(x, y);
+      expect({ zone, shown: shown.timezone }).toEqual({ zone, shown: zone });
+      // The click lands within a pixel of the point: the shown coordinates are near it.
+      expect(Math.abs(Number(shown.lat) - lat)).toBeLessThan(0.5);
+      expect((await agree(shown)).time).toBe(true);
+      expect(await page.textContent("#map-answer")).toContain(zone);
+    }
+  }, 60_000);
+
+  test("100 clicks at random points agree with /coordinates", async () => {
+    const box = (await page.locator("#zone-map svg").boundingBox())!;
+    const bad: unknown[] = [];
+    let answered = 0;
+    for (let i = 0; i < 100; i++) {
+      // Random points of the drawn globe (off the globe a click asks nothing).
+      const lon = Math.random() * 358 - 179, lat = Math.random() * 170 - 85;
+      const [x, y] = (await page.$eval("#zone-map", (e: any, p: number[]) => e.project(p[0], p[1]), [lon, lat])) as [number, number];
+      expect(x >= box.x && x <= box.x + box.width).toBe(true);
+      const shown = await clickAt(x, y);
+      if (shown.answer !== "done") { bad.push(shown); continue; }
+      answered++;
+      const a = await agree(shown);
+      if (!a.zone || !a.time) bad.push(a);
+    }
+    expect(bad).toEqual([]);
+    expect(answered).toBe(100);
+  }, 120_000);
+
+  test("the keyboard form asks the same question", async () => {
+    await page.fill("#map-lat", "-31.55");
+    await page.fill("#map-lng", "159.08");
+    await page.press("#map-lng", "Enter");
+    await page.waitForSelector("#zone-map[data-timezone='Australia/Lord_Howe']");
+    expect(await page.getAttribute("#map-lat", "id")).toBe("map-lat");
+    expect(await page.locator("label:has(#map-lat)").textContent()).toContain("Latitude");
+  }, 30_000);
+});
