@@ -92,6 +92,12 @@ describe("configuration", () => {
     expect(refused({ RATE_LIMIT: "lots" })).toContain('RATE_LIMIT must be "off" or requests per window such as "120/60s"');
     expect(refused({ RATE_LIMIT: "0/60s" })).toContain("RATE_LIMIT");
   });
+  test("ANSWER_CACHE_BYTES", () => {
+    expect(readConfig({}).answerCacheBytes).toBe(4 * 1024 * 1024);
+    expect(readConfig({ ANSWER_CACHE_BYTES: "0" }).answerCacheBytes).toBe(0);
+    expect(readConfig({ ANSWER_CACHE_BYTES: "65536" }).answerCacheBytes).toBe(65536);
+    expect(refused({ ANSWER_CACHE_BYTES: "4MB" })).toBe('ANSWER_CACHE_BYTES must be an integer from 0 to 1073741824, not "4MB"');
+  });
   test("ACCESS_LOG", () => {
     expect(readConfig({ ACCESS_LOG: "on" }).accessLog).toBe(true);
     expect(refused({ ACCESS_LOG: "maybe" })).toBe('ACCESS_LOG must be "on" or "off", not "maybe"');
