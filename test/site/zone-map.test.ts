@@ -146,3 +146,93 @@ describe("the map", () => {
     expect(await page.locator("label:has(#map-lat)").textContent()).toContain("Latitude");
   }, 30_000);
 });
+
+describe("accessibility and layout (Lighthouse-style checks we can run here)", () => {
+  const PAGES = ["/", "/map/", "/zones/Europe/London/", "/zones/Australia/Lord_Howe/"];
+
+  test("the map's loading shifts no layout (cumulative layout shift 0 until it is drawn)", async () => {
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      for (const path of ["/", "/map/"]) {
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        await page.addInitScript(() => {
+          const g = globalThis as any;
+          g.layoutShift = 0;
+          new g.PerformanceObserver((list: any) => {
+            for (const e of list.getEntries()) if (!e.hadRecentInput) g.layoutShift += e.value;
+          }).observe({ type: "layout-shift", buffered: true });
+        });
+        await page.goto(`${base}${path}`);
+        const before = await page.locator("#zone-map .frame").boundingBox();
+        await page.waitForSelector("#zone-map[data-state=ready]", { timeout: 30_000 });
+        await page.waitForTimeout(300);
+        const after = await page.locator("#zone-map .frame").boundingBox();
+        const shift = await page.evaluate(() => (globalThis as any).layoutShift as number);
+        expect({ path, viewport: viewport.width, shift }).toEqual({ path, viewport: viewport.width, shift: 0 });
+        expect(after).toEqual(before);
+        await context.close();
+      }
+    }
+  }, 120_000);
+
+  test("every control has an accessible name, every drawing a label", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    for (const path of PAGES) {
+      await page.goto(`${base}${path}`);
+      await page.waitForLoadState("networkidle", { timeout: 5000 }).catch(() => {});
+      const unnamed = await page.$$eval("input, button, select, textarea, svg[role=img], a", (els: any[]) => els.filter((e) => {
+        if (e.type === "hidden" || e.closest("[hidden]")) return false;
+        const labelled = e.getAttribute("aria-label") || e.getAttribute("aria-labelledby") || (e.labels && e.labels.length > 0) || (e.textContent ?? "").trim() !== "";
+        return !labelled;
+      }).map((e) => e.outerHTML.slice(0, 80)));
+      expect({ path, unnamed }).toEqual({ path, unnamed: [] });
+      // Map drawings and charts are images with a label for screen readers.
+      const unlabelledSvgs = await page.$$eval("main svg", (els: any[]) => els.filter((e) => e.getAttribute("role") !== "img" && e.getAttribute("aria-hidden") !== "true").length);
+      expect({ path, unlabelledSvgs }).toEqual({ path, unlabelledSvgs: 0 });
+    }
+    await context.close();
+  }, 60_000);
+
+  test("text contrast is at least 4.5:1 (3:1 for large text), light and dark colour schemes", async () => {
+    for (const colorScheme of ["light", "dark"] as const) {
+      const context = await browser.newContext({ colorScheme });
+      const page = await context.newPage();
+      for (const path of PAGES) {
+        await page.goto(`${base}${path}`);
+        await page.waitForLoadState("networkidle", { timeout: 5000 }).catch(() => {});
+        const low = await page.evaluate(() => {
+          const g = globalThis as any;
+          const parse = (c: string) => { const m = c.match(/[\d.]+/g)!.map(Number); return { r: m[0]!, g: m[1]!, b: m[2]!, a: m.length > 3 ? m[3]! : 1 }; };
+          const lum = (c: { r: number; g: number; b: number }) => {
+            const f = (v: number) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+            return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
+          };
+          const background = (e: any) => {
+            for (let n = e; n; n = n.parentElement) {
+              const c = parse(g.getComputedStyle(n).backgroundColor);
+              if (c.a > 0.5) return c;
+            }
+            return parse(g.getComputedStyle(g.document.documentElement).backgroundColor || "rgb(255,255,255)");
+          };
+          const out: string[] = [];
+          for (const e of g.document.querySelectorAll("main *, header *, footer *")) {
+            if (e.closest("svg") || e.closest("[hidden]") || e.closest("details:not([open])") && e.tagName !== "SUMMARY") continue;
+            const own = [...e.childNodes].some((n: any) => n.nodeType === 3 && n.textContent.trim() !== "");
+            if (!own) continue;
+            const s = g.getComputedStyle(e);
+            const fg = parse(s.color), bg = background(e);
+            const [a, b] = [lum(fg) + 0.05, lum(bg) + 0.05];
+            const ratio = Math.max(a, b) / Math.min(a, b);
+            const size = parseFloat(s.fontSize), bold = Number(s.fontWeight) >= 700;
+            const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+            if (ratio < need) out.push(`${e.tagName} "${e.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
+          }
+          return out;
+        });
+        expect({ colorScheme, path, low }).toEqual({ colorScheme, path, low: [] });
+      }
+      await context.close();
+    }
+  }, 90_000);
+});
