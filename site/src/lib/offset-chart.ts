@@ -34,14 +34,11 @@ export function offsetChart(d: ZonePageData): string {
   for (const c of d.changes) path += `H${x(c[0]).toFixed(2)}V${y(c[1]).toFixed(1)}`;
   path += `H${x(d.to).toFixed(2)}`;
   parts.push(`<path class="offset" d="${path}"/>`);
-  // One mark per change: gap (up triangle), overlap (down), none (dot).
-  let before = d.start[0];
+  // One mark per change, coloured by what the wall clock does (the table below the chart
+  // spells each one out).
   for (const c of d.changes) {
-    const cx = x(c[0]).toFixed(2), cy = y(c[1]).toFixed(1);
     const kind = c[4] === 1 ? "gap" : c[4] === -1 ? "overlap" : "none";
-    const when = new Date(c[0] * 1000).toISOString().slice(0, 16).replace("T", " ");
-    parts.push(`<circle class="step ${kind}" cx="${cx}" cy="${cy}" r="1.6" data-at="${c[0]}" data-offset="${c[1]}" data-dst="${c[2]}" data-wall="${kind}"><title>${when} UTC: ${fmt(before)} → ${fmt(c[1])} ${d.abbrs[c[3]]}${c[2] ? " (DST)" : ""}${kind === "none" ? "" : `, wall clock ${kind === "gap" ? "skips" : "repeats"} ${fmtSpan(Math.abs(c[1] - before))}`}</title></circle>`);
-    before = c[1];
+    parts.push(`<circle class="step ${kind}" cx="${x(c[0]).toFixed(1)}" cy="${y(c[1]).toFixed(1)}" r="1.6" data-at="${c[0]}" data-offset="${c[1]}"/>`);
   }
   return `<svg viewBox="0 0 ${W} ${H}" class="offset-chart" role="img" aria-labelledby="chart-title chart-desc">` +
     `<title id="chart-title">UTC offset of ${d.zone}, 1970 to ${new Date(d.to * 1000).getUTCFullYear()}</title>` +
@@ -53,4 +50,3 @@ export function fmt(s: number): string {
   const hms = `${String(Math.floor(a / 3600)).padStart(2, "0")}:${String(Math.floor((a % 3600) / 60)).padStart(2, "0")}${a % 60 ? ":" + String(a % 60).padStart(2, "0") : ""}`;
   return `UTC${s < 0 ? "-" : "+"}${hms}`;
 }
-const fmtSpan = (s: number) => (s % 3600 === 0 ? `${s / 3600} h` : `${s / 60} min`);

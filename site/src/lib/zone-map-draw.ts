@@ -155,9 +155,12 @@ export async function startZoneMap(root: HTMLElement): Promise<void> {
       r.others.length > 0 ? ` · the data also gives ${r.others.join(", ")}` : "",
     );
   };
+  let clicks = 0;
   svg.addEventListener("click", (e) => {
+    root.dataset.clicks = String(++clicks);
     const ll = toLonLat(e.clientX, e.clientY);
     if (ll) void ask(ll[1], ll[0]);
+    else root.dataset.answer = "off-map";
   });
   form.addEventListener("submit", (e) => {
     e.preventDefault();
