@@ -2,8 +2,10 @@
 # Sets up a fresh machine (Debian with Node and npm) for zonetime: Bun, the project's
 # pinned packages, and with --test the system tools the tests use as references or
 # drivers (zic and zdump from libc-bin, make and awk for IANA's Makefile, openssl, curl,
-# python3, wrk, slowhttptest, faketime for the clock-offset clients, and Debian's Chromium
-# for the browser tests).
+# python3, wrk, slowhttptest, faketime for the clock-offset clients, gcc, g++ and musl-gcc
+# for the device TZ harness and the guide's Arduino sketch, Debian's Chromium for the
+# browser tests, and for the deployment tests podman with runc, debootstrap (the stand-in
+# base image), redis-server and nginx).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +28,18 @@ if $want_test_tools; then
   need wrk wrk
   need slowhttptest slowhttptest
   need faketime faketime
+  # The device tests build a TZ harness against glibc and musl (test/support/libc-harness.ts).
+  need gcc gcc
+  need g++ g++
+  need musl-gcc musl-tools
+  [ -f /usr/include/stdio.h ] || missing+=(libc6-dev)
   [ -x /usr/bin/chromium ] || missing+=(chromium)
+  need podman podman
+  need runc runc
+  need debootstrap debootstrap
+  need redis-server redis-server
+  need redis-cli redis-tools
+  need nginx nginx
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bootstrap: installing ${missing[*]} from Debian" >&2

@@ -7,6 +7,7 @@ import { Metrics, type MetricsSnapshot } from "../ops/metrics.ts";
 import type { Cidr } from "../ip/cidr.ts";
 import { apiData, type ApiData, type Tables } from "./api-data.ts";
 import { RateLimiter, type RateLimit, type RateLimitConfig } from "./rate-limiter.ts";
+import { SharedRateLimiter } from "./shared-rate-limiter.ts";
 import { ROUTE_LABELS } from "./routes.ts";
 import { StaticSite } from "./static-site.ts";
 
@@ -16,6 +17,9 @@ export interface HttpConfig {
   /** The one header the trusted proxies write, lower case (TRUST_PROXY_HEADER). */
   trustProxyHeader: string;
   rateLimit: RateLimitConfig | null;
+  /** A Redis URL: one bucket per client for every instance (RATE_LIMIT_STORE); null: this instance's own. */
+  rateLimitStore: string | null;
+  rateLimitStoreTimeoutMs: number;
   /** ANSWER_CACHE_BYTES: the answer cache's budget per worker (answer-cache.ts); 0 keeps nothing. */
   answerCacheBytes?: number;
   accessLog: boolean;
@@ -30,8 +34,10 @@ export interface AppState {
   data: ApiData;
   clock: Clock;
   config: HttpConfig;
-  /** The client budgets (rate-limiter.ts): any RateLimit, whatever keeps its state. */
+  /** The client budgets (rate-limiter.ts): any RateLimit, whatever keeps its state (the instance's table, or Redis). */
   limiter: RateLimit | null;
+  /** The same object as `limiter` when the limit is shared through Redis (for /health). */
+  sharedLimiter: SharedRateLimiter | null;
   metrics: Metrics;
   /** Set on SIGTERM: every answer carries `Connection: close`, readiness fails. */
   draining: boolean;
@@ -49,11 +55,14 @@ export interface AppState {
 /** `rateMemory`: the rate table's memory, shared by an instance's workers (private when alone). */
 export function createAppState(tables: Tables, clock: Clock, config: HttpConfig, workerId = "0", rateMemory?: ArrayBuffer): AppState {
   const metrics = new Metrics(ROUTE_LABELS);
+  const local = config.rateLimit ? new RateLimiter(config.rateLimit, rateMemory) : null;
+  const shared = local && config.rateLimitStore ? new SharedRateLimiter(config.rateLimit!, config.rateLimitStore, local, metrics.rateStore, config.rateLimitStoreTimeoutMs) : null;
   return {
     data: apiData(tables, config.tls !== null, config.answerCacheBytes),
     clock,
     config,
-    limiter: config.rateLimit ? new RateLimiter(config.rateLimit, rateMemory) : null,
+    limiter: shared ?? local,
+    sharedLimiter: shared,
     metrics,
     draining: false,
     startedAt: Date.now(),

@@ -12,15 +12,16 @@ import type { RouteRequest } from "./routes.ts";
 
 const encoder = new TextEncoder();
 
-export function cacheableAnswer(request: RouteRequest, key: string, maxAge: number, build: () => string): Response {
+/** `type`: a content type other than the format's (/device.csv). */
+export function cacheableAnswer(request: RouteRequest, key: string, maxAge: number, build: () => string, type?: string): Response {
   const { answers, responses } = request.data;
   const etag = answers.etagOf(key);
   const ifNoneMatch = request.ifNoneMatch();
   if (ifNoneMatch !== null && responses.etagMatches(ifNoneMatch, etag)) {
     request.cost = 1;
-    return responses.notModified(etag, request.format, maxAge);
+    return responses.notModified(etag, request.format, maxAge, type);
   }
   const entry = answers.get(key) ?? answers.put(key, etag, encoder.encode(build()));
   request.cost = costOfBody(entry.body.byteLength);
-  return responses.cacheable(entry.body, etag, request.format, request.head, maxAge);
+  return responses.cacheable(entry.body, etag, request.format, request.head, maxAge, type);
 }

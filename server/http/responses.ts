@@ -13,6 +13,8 @@ import { httpDate } from "./http-date.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const TEXT_TYPE = "text/plain; charset=utf-8";
+/** /device.csv: posix_tz_db's two-column CSV. */
+export const CSV_TYPE = "text/csv; charset=utf-8";
 const PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 const PREFLIGHT_MAX_AGE = "86400";
@@ -79,12 +81,12 @@ export class Responses {
     return answer(body, { headers }, head);
   }
 
-  /** The headers of a cacheable answer but its ETag, made once per format and max-age. */
-  private cacheHeaders(format: Format, maxAge: number): Record<string, string> {
-    const key = `${format}${maxAge}`;
+  /** The headers of a cacheable answer but its ETag, made once per format (or content type) and max-age. */
+  private cacheHeaders(format: Format, maxAge: number, type = format === "json" ? JSON_TYPE : TEXT_TYPE): Record<string, string> {
+    const key = `${type}${maxAge}`;
     let headers = this.cacheableHeaders.get(key);
     if (headers === undefined) {
-      headers = { ...this.base, "Content-Type": format === "json" ? JSON_TYPE : TEXT_TYPE, "Cache-Control": `public, max-age=${maxAge}` };
+      headers = { ...this.base, "Content-Type": type, "Cache-Control": `public, max-age=${maxAge}` };
       // max-age follows the clock for some answers (info until the next change): keep a bounded few.
       if (this.cacheableHeaders.size < 512) this.cacheableHeaders.set(key, headers);
     }
@@ -96,13 +98,13 @@ export class Responses {
    * conversion, a list of names): cacheable for `maxAge` seconds, with the ETag of its
    * normalised query and the data version (cacheable-answer.ts).
    */
-  cacheable(body: Uint8Array, etag: string, format: Format, head: boolean, maxAge: number): Response {
-    return answer(body, { headers: { ...this.cacheHeaders(format, maxAge), ETag: etag } }, head);
+  cacheable(body: Uint8Array, etag: string, format: Format, head: boolean, maxAge: number, type?: string): Response {
+    return answer(body, { headers: { ...this.cacheHeaders(format, maxAge, type), ETag: etag } }, head);
   }
 
   /** 304: the client's copy (If-None-Match) is the current one. */
-  notModified(etag: string, format: Format, maxAge: number): Response {
-    return new Response(null, { status: 304, headers: { ...this.cacheHeaders(format, maxAge), ETag: etag } });
+  notModified(etag: string, format: Format, maxAge: number, type?: string): Response {
+    return new Response(null, { status: 304, headers: { ...this.cacheHeaders(format, maxAge, type), ETag: etag } });
   }
 
   /** If-None-Match holds `*` or a list of (possibly weak) entity tags: the weak comparison (RFC 9110 13.1.2). */

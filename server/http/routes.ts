@@ -14,6 +14,7 @@ import type { Clock } from "../core/clock.ts";
 import type { Format, Profile } from "../time-object/time-object.ts";
 import { callerIp, coordinates, ipAddress, timezoneList, timezoneName, worldTimeApiAlias } from "./api.ts";
 import { apiIndex, convert, info, transitions } from "./zone-routes.ts";
+import { device, deviceCsv, deviceIndex } from "./device-routes.ts";
 import { worldClock } from "./world-clock.ts";
 import { sync } from "./sync-route.ts";
 import type { ApiData } from "./api-data.ts";
@@ -67,7 +68,10 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/timezone", on: "api", label: "timezone_list", limited: true, handle: timezoneList },
   { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", limited: true, handle: transitions },
   { pattern: "/timezone/{name*}/info", on: "api", label: "info", limited: true, handle: info },
+  { pattern: "/timezone/{name*}/device", on: "api", label: "device", limited: true, handle: device },
   { pattern: "/timezone/{name*}", on: "api", label: "timezone", limited: true, handle: timezoneName },
+  { pattern: "/device", on: "api", label: "device_list", limited: true, handle: deviceIndex },
+  { pattern: "/device.csv", on: "api", label: "device_list", limited: true, handle: deviceCsv },
   { pattern: "/convert", on: "api", label: "convert", limited: true, handle: convert },
   { pattern: "/ip", on: "api", label: "ip", limited: true, handle: callerIp },
   { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: ipAddress },

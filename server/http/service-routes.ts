@@ -99,5 +99,8 @@ export function healthReport(state: AppState) {
       estimated_error_us: clock.estimatedErrorMicros,
       max_error_us: clock.maxErrorMicros,
     },
+    // RATE_LIMIT_STORE's state as this worker sees it; readiness never depends on it (the
+    // instance limits on its own meanwhile).
+    rate_limit_store: state.sharedLimiter?.report() ?? null,
   };
 }

@@ -7,6 +7,7 @@ import { formatOffset } from "../core/time-format.ts";
 import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
 import { nextClockChange } from "../tz/zone-transitions.ts";
 import type { Profile } from "../time-object/time-object.ts";
+import { deviceTz, type DeviceTzAnswer } from "./device-answer.ts";
 import { formatUtc, textLines, transitionEntry, type TransitionEntry } from "./transitions-answer.ts";
 
 export interface ZoneInfoAnswer {
@@ -25,6 +26,8 @@ export interface ZoneInfoAnswer {
   next_transition: TransitionEntry | null;
   posix_tz: string | null;
   posix_tz_from: string | null;
+  /** A string right from the instant asked about on device libcs (device-answer.ts): posix_tz is zic's footer, valid only from posix_tz_from. */
+  device_tz: DeviceTzAnswer;
 }
 
 export interface ZoneInfo {
@@ -74,11 +77,13 @@ function statePart(zones: ZoneTable, name: ResolvedName, at: number, profile: Pr
 export function zoneInfo(zones: ZoneTable, name: ResolvedName, at: number, profile: Profile): ZoneInfo {
   const s = staticPart(zones, name, profile);
   const { state, validUntil } = statePart(zones, name, at, profile);
+  const device = deviceTz(zones, name, at, profile);
   const answer: ZoneInfoAnswer = {
     timezone: s.timezone, canonical: s.canonical, is_link: s.is_link, links: s.links, countries: s.countries,
     location: s.location, tzdb_version: s.tzdb_version, ...state, posix_tz: s.posix_tz, posix_tz_from: s.posix_tz_from,
+    device_tz: device.answer,
   };
-  return { answer, validUntil };
+  return { answer, validUntil: Math.min(validUntil, device.refreshAfter) };
 }
 
 /** The JSON around the state, per name object and profile: [before, after]. */
@@ -91,10 +96,12 @@ export function zoneInfoJson(zones: ZoneTable, name: ResolvedName, at: number, p
   let pieces = byProfile[profile];
   if (pieces === undefined) {
     const { posix_tz, posix_tz_from, ...head } = staticPart(zones, name, profile);
-    pieces = byProfile[profile] = [`${JSON.stringify(head).slice(0, -1)},`, `,${JSON.stringify({ posix_tz, posix_tz_from }).slice(1)}`];
+    pieces = byProfile[profile] = [`${JSON.stringify(head).slice(0, -1)},`, `,${JSON.stringify({ posix_tz, posix_tz_from }).slice(1, -1)},"device_tz":`];
   }
   const { state, validUntil } = statePart(zones, name, at, profile);
-  return { body: pieces[0] + JSON.stringify(state).slice(1, -1) + pieces[1], validUntil };
+  const device = deviceTz(zones, name, at, profile);
+  // The answer also changes when the device string's refresh_after does.
+  return { body: `${pieces[0]}${JSON.stringify(state).slice(1, -1)}${pieces[1]}${JSON.stringify(device.answer)}}`, validUntil: Math.min(validUntil, device.refreshAfter) };
 }
 
 /** `.txt`: the flat fields, then lists and nested objects as prefixed lines. */
@@ -104,5 +111,6 @@ export function zoneInfoText(a: ZoneInfoAnswer): string {
   out += `countries: ${a.countries.map((c) => c.code).join(" ")}\n`;
   out += a.location ? textLines(a.location, "location.") : "location: \n";
   out += a.next_transition ? textLines(a.next_transition, "next_transition.") : "next_transition: \n";
+  out += textLines(a.device_tz, "device_tz.");
   return out;
 }

@@ -18,6 +18,7 @@ import { resolveName, resolveNameParam } from "./api.ts";
 import type { RouteRequest } from "./routes.ts";
 import { transitionsAnswer, transitionsText } from "./transitions-answer.ts";
 import { zoneInfo, zoneInfoJson, zoneInfoText } from "./zone-info-answer.ts";
+import { deviceTz } from "./device-answer.ts";
 
 const DAY = 86400;
 const DEFAULT_WINDOW = 365 * DAY;
@@ -25,7 +26,7 @@ const DEFAULT_WINDOW = 365 * DAY;
 const NOW_MAX_AGE = 60;
 
 /** An instant parameter in the `at` syntax; its errors name the parameter. */
-function instantParam(request: RouteRequest, name: string): Instant | undefined {
+export function instantParam(request: RouteRequest, name: string): Instant | undefined {
   const text = queryParam(request.query, name);
   if (text === undefined) return undefined;
   try {
@@ -62,9 +63,11 @@ export function info(request: RouteRequest): Response {
   // The answer is the same at every instant of one period of the zone (its state, and the
   // next change, which is at or after the period's end): the period names it.
   const period = zones.periodAt(name.zone, now);
-  const key = `info|${request.profile}|${request.format}|${name.name}|${period.start}`;
+  // ...and the device string, which may also depend on the day (deviceTz is cheap: a cached footer, mostly).
+  const { answer: device, refreshAfter } = deviceTz(zones, name, now, request.profile);
+  const key = `info|${request.profile}|${request.format}|${name.name}|${period.start}|${device.posix_tz}|${device.valid_until}|${device.refresh_after}`;
   // For now, the answer holds until the next clock change; for a fixed `at`, until the data changes.
-  const maxAge = at !== undefined ? DAY : Math.max(0, Math.min(DAY, Math.floor(period.end - now)));
+  const maxAge = at !== undefined ? DAY : Math.max(0, Math.min(DAY, Math.floor(Math.min(period.end, refreshAfter) - now)));
   return cacheableAnswer(request, key, maxAge, () => request.format === "json"
     ? zoneInfoJson(zones, name, now, request.profile).body
     : zoneInfoText(zoneInfo(zones, name, now, request.profile).answer));

@@ -23,6 +23,8 @@ export interface MetricsSnapshot {
   buckets: number[][];
   sums: number[];
   rateLimited: number;
+  /** RATE_LIMIT_STORE: requests decided by the instance's own limiter because Redis could not answer in time, and the outages. */
+  rateStore: { fallbacks: number; outages: number };
   reloads: { ok: number; failed: number };
   /** Log lines the process could not write (see log.ts). */
   logLinesDropped: number;
@@ -37,6 +39,7 @@ export function emptySnapshot(routes: number): MetricsSnapshot {
     buckets: Array.from({ length: routes }, () => new Array<number>(BUCKETS.length + 1).fill(0)),
     sums: new Array<number>(routes).fill(0),
     rateLimited: 0,
+    rateStore: { fallbacks: 0, outages: 0 },
     reloads: { ok: 0, failed: 0 },
     logLinesDropped: 0,
     clockDivergences: 0,
@@ -56,6 +59,8 @@ export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnap
     s.buckets.forEach((row, r) => row.forEach((n, i) => (total.buckets[r]![i]! += n)));
     s.sums.forEach((x, r) => (total.sums[r]! += x));
     total.rateLimited += s.rateLimited;
+    total.rateStore.fallbacks += s.rateStore?.fallbacks ?? 0;
+    total.rateStore.outages += s.rateStore?.outages ?? 0;
     total.reloads.ok += s.reloads.ok;
     total.reloads.failed += s.reloads.failed;
     total.logLinesDropped += s.logLinesDropped;
@@ -71,6 +76,7 @@ export class Metrics {
   private readonly buckets: number[][];
   private readonly sums: number[];
   rateLimited = 0;
+  readonly rateStore = { fallbacks: 0, outages: 0 };
   reloads = { ok: 0, failed: 0 };
   clockDivergences = 0;
 
@@ -100,6 +106,7 @@ export class Metrics {
       buckets: this.buckets.map((row) => [...row]),
       sums: [...this.sums],
       rateLimited: this.rateLimited,
+      rateStore: { ...this.rateStore },
       reloads: { ...this.reloads },
       logLinesDropped: droppedLogLines(),
       clockDivergences: this.clockDivergences,
@@ -135,6 +142,12 @@ export class Metrics {
     lines.push("# HELP zonetime_rate_limited_total Requests refused with 429.");
     lines.push("# TYPE zonetime_rate_limited_total counter");
     lines.push(`zonetime_rate_limited_total ${total.rateLimited}`);
+    lines.push("# HELP zonetime_rate_store_fallbacks_total Limited requests decided by the instance's own limiter because the shared store (RATE_LIMIT_STORE) was down or slow.");
+    lines.push("# TYPE zonetime_rate_store_fallbacks_total counter");
+    lines.push(`zonetime_rate_store_fallbacks_total ${total.rateStore.fallbacks}`);
+    lines.push("# HELP zonetime_rate_store_outages_total Times a worker lost the shared store (each logged once, as rate_store_unavailable).");
+    lines.push("# TYPE zonetime_rate_store_outages_total counter");
+    lines.push(`zonetime_rate_store_outages_total ${total.rateStore.outages}`);
     lines.push("# HELP zonetime_reloads_total Reloads on SIGHUP (the tables and the website), by result, summed over workers.");
     lines.push("# TYPE zonetime_reloads_total counter");
     lines.push(`zonetime_reloads_total{result="ok"} ${total.reloads.ok}`);

@@ -26,6 +26,10 @@ export interface Config {
   /** The one header the trusted proxies write (TRUST_PROXY_HEADER), lower case. */
   trustProxyHeader: string;
   rateLimit: RateLimitConfig | null;
+  /** RATE_LIMIT_STORE: a redis:// or rediss:// URL whose Redis holds one bucket per client for every instance. */
+  rateLimitStore: string | null;
+  /** How long a request may wait for the store's answer before this instance decides alone. */
+  rateLimitStoreTimeoutMs: number;
   /** ANSWER_CACHE_BYTES: the budget of each worker's cache of encoded cacheable answers. */
   answerCacheBytes: number;
   accessLog: boolean;
@@ -53,7 +57,7 @@ export class ConfigError extends Error {}
 /** Every variable the service reads (IP_SOURCE and SITE_URL at build time); the README documents each. */
 export const CONFIG_VARIABLES = [
   "PORT", "HOST", "WORKERS", "TLS_CERT", "TLS_KEY", "HTTP_REDIRECT_PORT", "PUBLIC_HOSTS", "TRUST_PROXY", "TRUST_PROXY_HEADER",
-  "RATE_LIMIT", "ANSWER_CACHE_BYTES", "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "SHARE_PORT", "IP_SOURCE", "SITE_URL",
+  "RATE_LIMIT", "ANSWER_CACHE_BYTES", "RATE_LIMIT_STORE", "RATE_LIMIT_STORE_TIMEOUT_MS", "ACCESS_LOG", "DATA_DIR", "SITE_DIR", "DRAIN_SECONDS", "DRAIN_GRACE_MS", "SHARE_PORT", "IP_SOURCE", "SITE_URL",
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -87,6 +91,22 @@ function rateLimit(env: Env): RateLimitConfig | null {
   const burst = Number(m[1]);
   const windowSeconds = Number(m[2] ?? 1) * units[m[3] as keyof typeof units];
   return { burst, windowSeconds, policy: `"default";q=${burst};w=${windowSeconds}` };
+}
+
+/** `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS; checked here so that a typo stops the start. */
+function rateLimitStore(env: Env, limit: RateLimitConfig | null): string | null {
+  const text = env.RATE_LIMIT_STORE?.trim();
+  if (!text) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {}
+  // The URL may carry a password: the message names the variable, never repeats its value.
+  if (url === null || (url.protocol !== "redis:" && url.protocol !== "rediss:") || url.hostname === "" || !/^(\/\d{0,2})?$/.test(url.pathname) || url.search !== "" || url.hash !== "") {
+    throw new ConfigError('RATE_LIMIT_STORE must be a Redis URL: "redis://host:port" or "redis://host:port/db" ("rediss://" for TLS)');
+  }
+  if (limit === null) throw new ConfigError("RATE_LIMIT_STORE shares the rate limit across instances, so it needs RATE_LIMIT (not off)");
+  return text;
 }
 
 const DEFAULT_TRUST_PROXY_HEADER = "x-forwarded-for";
@@ -126,6 +146,7 @@ export function readConfig(env: Env = process.env): Config {
   if ("bad" in proxies) {
     throw new ConfigError(`TRUST_PROXY: "${proxies.bad}" is not an address, a CIDR, "loopback" or "private"`);
   }
+  const limit = rateLimit(env);
   return {
     port: integer(env, "PORT", 8080, 0, 65535),
     host: host === "::" ? null : host,
@@ -135,7 +156,9 @@ export function readConfig(env: Env = process.env): Config {
     publicHosts: publicHosts.hosts,
     trustedProxies: proxies.cidrs,
     trustProxyHeader: trustProxyHeader(env, proxies.cidrs),
-    rateLimit: rateLimit(env),
+    rateLimit: limit,
+    rateLimitStore: rateLimitStore(env, limit),
+    rateLimitStoreTimeoutMs: integer(env, "RATE_LIMIT_STORE_TIMEOUT_MS", 5, 1, 1000),
     answerCacheBytes: integer(env, "ANSWER_CACHE_BYTES", DEFAULT_ANSWER_CACHE_BYTES, 0, 1024 * 1024 * 1024),
     accessLog: flag(env, "ACCESS_LOG"),
     dataDir: env.DATA_DIR?.trim() || DEFAULT_DATA_DIR,

@@ -1,7 +1,10 @@
 // The guides about a zone's rules rather than its present: the changes ahead
-// (/timezone/{name}/transitions) and a microcontroller's clock (posix_tz from /info).
+// (/timezone/{name}/transitions) and a microcontroller's clock (/timezone/{name}/device).
 
 import type { Guide } from "./guides";
+import { ARDUINO_SKETCH, CIRCUITPYTHON_BOARD, CIRCUITPYTHON_TZ } from "./guides-device-code";
+
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 export const zoneRuleGuides: Guide[] = [
   {
@@ -37,40 +40,35 @@ JavaScript's Temporal).</p>`,
   {
     slug: "esp32-clock",
     title: "Set an ESP32/Arduino clock",
-    summary: "One request for the zone's rules, then local time offline.",
-    html: `<p>A microcontroller does not need to ask for the time every hour: give its C library the zone's rules once, as a POSIX
-TZ string, and let NTP keep UTC. <code>/timezone/{name}/info</code> answers <code>posix_tz</code>, the string
-<code>zic</code> itself writes at the end of every compiled zone file, so it is exactly what a Linux or BSD system
-would use (<code>EST5EDT,M3.2.0,M11.1.0</code> for New York, <code>&lt;+0545&gt;-5:45</code> for Kathmandu).</p>
-<pre><code>#include &lt;WiFi.h&gt;
-#include &lt;HTTPClient.h&gt;
-#include &lt;ArduinoJson.h&gt;
-#include &lt;time.h&gt;
-
-void setClock(const char *zone) {
-  HTTPClient http;
-  http.begin(String("https://zonetime.example/timezone/") + zone + "/info");
-  if (http.GET() == 200) {
-    JsonDocument doc;
-    deserializeJson(doc, http.getString());
-    // configTzTime copies the string; NTP sets UTC, the TZ string makes it local.
-    configTzTime(doc["posix_tz"] | "UTC0", "pool.ntp.org", "time.nist.gov");
-  }
-  http.end();
-}
-
-void loop() {
-  struct tm now;
-  if (getLocalTime(&amp;now)) Serial.println(&amp;now, "%Y-%m-%d %H:%M:%S %Z");
-  delay(1000);
-}</code></pre>
-<p>With ESP-IDF: <code>setenv("TZ", posix_tz, 1); tzset();</code>. The plain-text form is handy on small parsers:
-<code>curl -s /timezone/Europe/Berlin/info.txt | grep '^posix_tz:'</code>.</p>
-<p>Two things to know. <code>posix_tz_from</code> is the instant from which the string alone describes the zone; for
-earlier dates the zone's history differs, so use the string for the present and the future. And the rules change a few
-times a year somewhere in the world (a country abolishes DST, moves a date): fetch the string again now and then, say
-weekly, and keep the last one that worked. Some strings use the RFC 9636 extension of hours beyond 24 or below 0 in a rule
-(<code>EET-2EEST,M3.4.4/50,M10.4.4/50</code> for Gaza, <code>&lt;-02&gt;2&lt;-01&gt;,M3.5.0/-1,M10.5.0/0</code> for Nuuk),
-which newlib and glibc accept; a C library that does not will misplace those transitions.</p>`,
+    summary: "A TZ string right from today on the device's own C library, and when to ask again.",
+    html: `<p>A microcontroller does not need to ask for the time every hour: NTP keeps UTC, and the C library turns it into
+local time from a POSIX TZ string (<code>EST5EDT,M3.2.0,M11.1.0</code> for New York). <code>GET /timezone/{name}/device</code>
+answers a string that is right from now on glibc, musl and ESP-IDF's newlib alike, how long it stays right, and when to
+ask again:</p>
+<pre><code>curl -s '/timezone/America/Havana/device.txt?at=2026-11-23T00:00:00Z'
+timezone: America/Havana
+posix_tz: CST5CDT,J326/19,J311/1
+valid_until: 2027-11-23T00:00:00Z
+refresh_after: 2027-11-22T00:00:00Z</code></pre>
+<p>Why not <code>posix_tz</code> from <code>/info</code>? That is the string <code>zic</code> writes at the end of a zone file,
+and it describes the zone only from <code>posix_tz_from</code> on: in November 2026 Cuba stays on daylight time all winter,
+and zic's <code>CST5CDT,M3.2.0/0,M11.1.0/1</code> would show standard time until March. Some footers also use a negative
+rule hour (<code>&lt;-02&gt;2&lt;-01&gt;,M3.5.0/-1,M10.5.0/0</code> for Nuuk), which newlib reads as 65535 hours. The
+device string avoids both: zic's own string wherever it is already right and safe, otherwise the simplest string right for
+longest (a fixed offset, all-year DST, or this year's rules as <code>Jn</code> days), each checked against the transition
+table the way these libraries evaluate it. <code>valid_until</code> is null when the string holds for good on the current
+rules; <code>refresh_after</code> is then a month ahead, so a new tz database release reaches the device.
+<code>/timezone/{name}/info</code> carries the same answer as <code>device_tz</code>, and <code>/device</code>
+(JSON) or <code>/device.csv</code> (the two columns of <code>posix_tz_db</code>'s zones.csv) give every zone's at once
+for a configuration page's dropdown, cacheable until the earliest <code>refresh_after</code>.</p>
+<p>An Arduino sketch for the ESP32 that asks again at <code>refresh_after</code> (and an hour later when that fails):</p>
+<pre><code>${escapeHtml(ARDUINO_SKETCH)}</code></pre>
+<p>With ESP-IDF: <code>setenv("TZ", posix_tz, 1); tzset();</code>. CircuitPython has no TZ support in its
+<code>time</code> module, so these few functions read the string as the C libraries do:</p>
+<pre><code>${escapeHtml(CIRCUITPYTHON_TZ)}</code></pre>
+<p>and the board's loop, as in Adafruit's guides:</p>
+<pre><code>${escapeHtml(CIRCUITPYTHON_BOARD)}</code></pre>
+<p>Both are run by this service's tests against its own answers: the sketch compiled with g++ against stubs of the
+Arduino calls, the Python functions under CPython.</p>`,
   },
 ];

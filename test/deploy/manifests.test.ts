@@ -6,12 +6,14 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_VARIABLES, readConfig } from "../../server/process/config.ts";
+import { freePort } from "../support/free-port.ts";
+import { requireTool } from "../support/require-tool.ts";
 import { ROOT, testHandler } from "../support/test-server.ts";
 
 const DEPLOY = join(ROOT, "server", "deploy");
 const dockerfile = readFileSync(join(DEPLOY, "Dockerfile"), "utf8");
 const manifests = Bun.YAML.parse(readFileSync(join(DEPLOY, "kubernetes.yaml"), "utf8")) as any[];
-const byKind = (kind: string) => manifests.find((m) => m.kind === kind);
+const byKind = (kind: string, name = "zonetime") => manifests.find((m) => m.kind === kind && m.metadata.name === name);
 
 let handle: (req: Request) => Response;
 beforeAll(async () => {
@@ -52,8 +54,45 @@ describe("Kubernetes manifests", () => {
   const container = deployment.spec.template.spec.containers[0];
   const env = Object.fromEntries(container.env.map((e: { name: string; value: string }) => [e.name, e.value]));
 
-  test("a Deployment, a Service, a HorizontalPodAutoscaler and a PodDisruptionBudget", () => {
-    expect(manifests.map((m) => m.kind)).toEqual(["Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget"]);
+  test("a Deployment, a Service, a HorizontalPodAutoscaler and a PodDisruptionBudget; Redis for the shared limits", () => {
+    expect(manifests.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual([
+      "Deployment/zonetime", "Service/zonetime", "HorizontalPodAutoscaler/zonetime", "PodDisruptionBudget/zonetime",
+      "Deployment/zonetime-redis", "Service/zonetime-redis",
+    ]);
+    expect(deployment.spec.replicas).toBeGreaterThan(1);
+  });
+  test("RATE_LIMIT_STORE names the Redis Service; that Deployment's command runs a real redis-server that the store uses", async () => {
+    const store = new URL(env.RATE_LIMIT_STORE);
+    const service = byKind("Service", "zonetime-redis");
+    expect(store.hostname).toBe(service.metadata.name);
+    expect(Number(store.port)).toBe(service.spec.ports[0].port);
+    const redis = byKind("Deployment", "zonetime-redis").spec.template.spec.containers[0];
+    expect(service.spec.ports[0].targetPort).toBe(redis.ports[0].name);
+    expect(redis.ports[0].containerPort).toBe(service.spec.ports[0].port);
+    // The manifest's own arguments, on a free port of this machine.
+    const args = [...redis.args] as string[];
+    expect(args[0]).toBe("redis-server");
+    const port = await freePort();
+    args[args.indexOf("--port") + 1] = String(port);
+    const server = Bun.spawn([requireTool("redis-server"), ...args.slice(1), "--bind", "127.0.0.1"], { stdout: "pipe", stderr: "pipe" });
+    try {
+      const client = new Bun.RedisClient(`redis://127.0.0.1:${port}`);
+      for (let i = 0; ; i++) {
+        try {
+          await client.connect();
+          break;
+        } catch (error) {
+          if (i > 100 || server.exitCode !== null) throw error;
+          await Bun.sleep(50);
+        }
+      }
+      // RESP3: a map, which Bun's client gives as an object.
+      const info = await client.send("CONFIG", ["GET", "maxmemory-policy"]);
+      expect({ ...info }).toEqual({ "maxmemory-policy": "volatile-ttl" });
+      client.close();
+    } finally {
+      server.kill();
+    }
   });
   test("the container port is the configured PORT; every variable is known and valid", () => {
     expect(container.ports[0].containerPort).toBe(Number(env.PORT));

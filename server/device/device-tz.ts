@@ -1,0 +1,230 @@
+// A TZ string a device can set now: right from the instant asked about until `validUntil`
+// (null: right for as long as these rules hold) on glibc, musl and newlib alike.
+//
+// zic's footer (`posix_tz`) describes a zone only from zic's TZstarttime on, and some
+// footers use forms newlib misreads (America/Nuuk 2023-: `M3.5.0/-1`). So:
+//   1. the footer itself, when it is safe and already right from `at` for good;
+//   2. otherwise, of these, the one right for the longest time from `at` (the simplest on a
+//      tie): the footer; a fixed offset; permanent DST as tzfile(5) writes it (`0/0,J365/25`);
+//      the footer with each negative rule time moved onto the day before; one year's rules
+//      as `Jn` days taken from the next changes of the table.
+// Every candidate is checked against the table by string-check.ts, the way devices read it.
+
+import { daysFromCivil, isLeapYear, SECONDS_PER_DAY, yearOfUnixSeconds } from "../core/calendar.ts";
+import type { LocalTimeType } from "../formats/zone-model.ts";
+import type { ZoneTable } from "../tz/zone-table.ts";
+import { clockChanges } from "../tz/zone-transitions.ts";
+import {
+  formatPosixTz, parsePosixTz, UnsafePosixTz, type ClockReading, type PosixTz, type RuleTime,
+} from "./posix-tz.ts";
+import { END_OF_DATA, firstMismatch } from "./string-check.ts";
+
+export interface DeviceTz {
+  posixTz: string;
+  /** Unix seconds of the first instant the string is wrong; null: never, on these rules. */
+  validUntil: number | null;
+}
+
+const HOUR = 3600;
+const DAY = SECONDS_PER_DAY;
+const YEAR = 365 * DAY;
+/** Footer rules repeat with the Gregorian calendar: 400 years checked cover all of them. */
+const CYCLE = 146097 * DAY;
+const MAX_RULE_SECONDS = 167 * HOUR;
+
+const reading = (t: LocalTimeType): ClockReading => ({ utoff: t.utoff, abbr: t.abbr, isdst: t.isdst });
+const same = (a: ClockReading, b: ClockReading) => a.utoff === b.utoff && a.abbr === b.abbr && a.isdst === b.isdst;
+
+/** A rule day and time for a change at `instant` on a clock at `utoff`, counted in the instant's UTC year as the libcs count it. */
+export function julianRule(instant: number, utoff: number): RuleTime | null {
+  const year = yearOfUnixSeconds(instant);
+  const local = instant + utoff - daysFromCivil(year, 1, 1) * DAY;
+  // West of UTC, a change in the first hours of a UTC year is still last year locally: no hour >= 0 says it.
+  if (local < 0) return null;
+  const day = Math.floor(local / DAY);
+  let time = local - day * DAY;
+  let julian: number;
+  if (isLeapYear(year) && day === 59) {
+    julian = 59; // 29 February has no Jn: 28 February plus a day
+    time += DAY;
+  } else {
+    julian = isLeapYear(year) && day > 59 ? day : day + 1;
+  }
+  if (julian > 365) {
+    time += (julian - 365) * DAY;
+    julian = 365;
+  }
+  return time > MAX_RULE_SECONDS ? null : { date: { kind: "J", day: julian }, time };
+}
+
+/** A numeric abbreviation as tzdb writes one (`-05`, `+0530`), for a standard time the zone never shows. */
+function numericAbbr(utoff: number): string {
+  const sign = utoff < 0 ? "-" : "+";
+  const m = Math.abs(utoff) / 60;
+  const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+  return `${sign}${two(Math.floor(m / 60))}${m % 60 !== 0 ? two(Math.floor(m % 60)) : ""}`;
+}
+
+/** The footer with each negative rule time moved onto the day before (`M3.5.0/-1` -> `M3.5.6/23`); null when none is negative. */
+function shiftedFooter(footer: string): PosixTz | null {
+  let tz: PosixTz;
+  try {
+    tz = parsePosixTz(footer, { signedRuleTimes: true });
+  } catch (error) {
+    if (error instanceof UnsafePosixTz) return null;
+    throw error;
+  }
+  if (tz.start === null || tz.end === null || (tz.start.time >= 0 && tz.end.time >= 0)) return null;
+  const shift = (rule: RuleTime): RuleTime | null => {
+    if (rule.time >= 0) return rule;
+    const days = Math.ceil(-rule.time / DAY);
+    const time = rule.time + days * DAY;
+    const d = rule.date;
+    // Mm.w.d on the weekday before is the same day in most years, not all: string-check.ts finds the first that differs.
+    if (d.kind === "M") return { date: { ...d, weekday: (((d.weekday - days) % 7) + 7) % 7 }, time };
+    const day = d.day - days;
+    return day < (d.kind === "J" ? 1 : 0) ? null : { date: { kind: d.kind, day }, time };
+  };
+  const start = shift(tz.start);
+  const end = shift(tz.end);
+  return start && end ? { ...tz, start, end } : null;
+}
+
+interface Candidate {
+  tz: PosixTz;
+  text: string;
+}
+
+/** Per zone: the instant from which zic's footer is right for good on device libcs (Infinity: never, or unsafe). */
+export class DeviceStrings {
+  private readonly footerFrom = new Map<number, number>();
+
+  constructor(private readonly table: ZoneTable) {}
+
+  /** The device string for `zone` at unix second `at`. */
+  at(zone: number, at: number): DeviceTz {
+    const footer = this.footer(zone);
+    if (footer !== null && at >= this.footerRightFrom(zone, footer)) return { posixTz: footer.text, validUntil: null };
+    let best: { candidate: Candidate; until: number } | null = null;
+    const horizon = Math.min(END_OF_DATA, Math.max(at, this.periodicFrom(zone)) + CYCLE);
+    for (const candidate of this.candidates(zone, at, footer)) {
+      const until = firstMismatch(this.table, zone, candidate.tz, at, horizon) ?? Infinity;
+      if (until > at && (best === null || until > best.until)) best = { candidate, until };
+      if (until === Infinity) break;
+    }
+    if (best === null) {
+      // No form is right even now (no 2026f zone needs this): the fixed reading, due at once.
+      const now = reading(this.table.findPeriod(zone, at).type);
+      return { posixTz: formatPosixTz({ std: { ...now, isdst: false }, dst: null, start: null, end: null }), validUntil: at };
+    }
+    return { posixTz: best.candidate.text, validUntil: best.until === Infinity || best.until >= END_OF_DATA ? null : best.until };
+  }
+
+  /** The footer as a safe string, or null when zic writes none or it uses a form some libc misreads. */
+  private footer(zone: number): Candidate | null {
+    const posix = this.table.posixTz(zone);
+    if (posix === null) return null;
+    try {
+      return { tz: parsePosixTz(posix.tz), text: posix.tz };
+    } catch (error) {
+      if (error instanceof UnsafePosixTz) return null;
+      throw error;
+    }
+  }
+
+  /** From here on the table repeats its footer rules (stored transitions included). */
+  private periodicFrom(zone: number): number {
+    const from = Math.max(this.table.posixTz(zone)?.from ?? -Infinity, this.table.lastStoredTransition(zone));
+    return from === -Infinity ? 0 : from;
+  }
+
+  private footerRightFrom(zone: number, footer: Candidate): number {
+    let from = this.footerFrom.get(zone);
+    if (from === undefined) {
+      const posixFrom = this.table.posixTz(zone)!.from;
+      const checkFrom = posixFrom === -Infinity ? 0 : posixFrom;
+      const end = Math.min(END_OF_DATA, Math.max(checkFrom, this.periodicFrom(zone)) + CYCLE);
+      from = firstMismatch(this.table, zone, footer.tz, checkFrom, end) === null ? posixFrom : Infinity;
+      this.footerFrom.set(zone, from);
+    }
+    return from;
+  }
+
+  private *candidates(zone: number, at: number, footer: Candidate | null): Generator<Candidate> {
+    const make = (tz: PosixTz): Candidate | null => {
+      const text = formatPosixTz(tz);
+      try {
+        return { tz: parsePosixTz(text), text };
+      } catch (error) {
+        if (error instanceof UnsafePosixTz) return null;
+        throw error;
+      }
+    };
+    const now = this.table.findPeriod(zone, at);
+    const here = reading(now.type);
+    if (footer !== null) yield footer;
+    if (!here.isdst) yield* present(make({ std: here, dst: null, start: null, end: null }));
+
+    // The standard and DST clocks of the coming year, and the first change into each.
+    let std: ClockReading | null = here.isdst ? null : here;
+    let dst: ClockReading | null = here.isdst ? here : null;
+    let toDst: number | null = null;
+    let toStd: number | null = null;
+    let before = here;
+    for (const change of clockChanges(this.table, zone, at + 1, Math.min(END_OF_DATA, at + YEAR), 8).changes) {
+      const after = reading(change.after);
+      const slot = after.isdst ? dst : std;
+      if (slot !== null && !same(slot, after)) break;
+      if (after.isdst) dst = after;
+      else std = after;
+      if (after.isdst && !before.isdst) toDst ??= change.at;
+      if (!after.isdst && before.isdst) toStd ??= change.at;
+      before = after;
+    }
+    if (dst === null) return;
+    if (std === null) {
+      // DST all year: name the standard time it is DST from (what came before, or one hour back).
+      const previous = now.start === -Infinity ? null : reading(this.table.findPeriod(zone, now.start - 1).type);
+      const utoff = previous && !previous.isdst && previous.utoff !== dst.utoff ? previous.utoff : dst.utoff - (now.type.save > 0 ? now.type.save : HOUR);
+      std = previous && !previous.isdst && previous.utoff === utoff ? previous : { utoff, abbr: numericAbbr(utoff), isdst: false };
+    }
+    if (here.isdst) {
+      const endTime = DAY + (dst.utoff - std.utoff);
+      if (endTime >= 0) yield* present(make({ std, dst, start: { date: { kind: "n", day: 0 }, time: 0 }, end: { date: { kind: "J", day: 365 }, time: endTime } }));
+    }
+    const shifted = footer === null && this.table.posixTz(zone) !== null ? shiftedFooter(this.table.posixTz(zone)!.tz) : null;
+    if (shifted !== null) yield* present(make(shifted));
+
+    // One year's rules: the next change into each clock; one not coming within the year is
+    // put just before `at`, so the string holds until that day comes round again.
+    const floors = (utoff: number) => [Math.floor((at + utoff) / DAY) * DAY - utoff, Math.floor((at + utoff) / HOUR) * HOUR - utoff];
+    const starts = toDst !== null ? [toDst] : here.isdst ? floors(std.utoff) : [];
+    for (const start of starts) {
+      const ends = toStd !== null ? [toStd] : !here.isdst ? floors(dst.utoff) : [start - 1];
+      for (const end of ends) {
+        const startRule = julianRule(start, std.utoff);
+        const endRule = julianRule(end, dst.utoff);
+        if (startRule && endRule) yield* present(make({ std, dst, start: startRule, end: endRule }));
+      }
+    }
+  }
+}
+
+function* present<T>(value: T | null): Generator<T> {
+  if (value !== null) yield value;
+}
+
+/** When a device should ask again: a day before the string goes wrong (half the time left if less), or a month on. */
+export function refreshAfter(at: number, validUntil: number | null): number {
+  if (validUntil === null) return Math.floor(at / DAY) * DAY + 30 * DAY;
+  return validUntil - Math.min(DAY, Math.floor((validUntil - at) / 2));
+}
+
+const byTable = new WeakMap<ZoneTable, DeviceStrings>();
+
+/** The device strings of a loaded table (their per-zone cache lives and dies with it). */
+export function deviceStringsOf(table: ZoneTable): DeviceStrings {
+  let strings = byTable.get(table);
+  if (strings === undefined) byTable.set(table, (strings = new DeviceStrings(table)));
+  return strings;
+}

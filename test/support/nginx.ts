@@ -1,0 +1,49 @@
+// nginx started by a test with the repository's own configuration (server/deploy/nginx.conf,
+// the one the README shows), its listening port and upstream servers set to the test's.
+
+import type { Subprocess } from "bun";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "./free-port.ts";
+import { requireTool } from "./require-tool.ts";
+import { ROOT } from "./test-server.ts";
+
+export const NGINX_CONF = join(ROOT, "server", "deploy", "nginx.conf");
+
+/** The shipped configuration with only `listen` and the upstream's `server` lines replaced. */
+export function nginxConfig(listenPort: number, upstreamPorts: number[]): string {
+  const text = readFileSync(NGINX_CONF, "utf8");
+  const servers = [...text.matchAll(/^(\s*)server 127\.0\.0\.1:\d+;\n/gm)];
+  if (servers.length === 0 || !/listen \d+;/.test(text)) throw new Error(`${NGINX_CONF}: no upstream server lines or listen line to point at the test's ports`);
+  const indent = servers[0]![1]!;
+  const block = upstreamPorts.map((p) => `${indent}server 127.0.0.1:${p};\n`).join("");
+  return text.replace(servers.map((s) => s[0]).join(""), block).replace(/listen \d+;/, `listen ${listenPort};`);
+}
+
+export async function startNginx(upstreamPorts: number[]): Promise<{ port: number; child: Subprocess; stop: () => Promise<void> }> {
+  const nginx = requireTool("nginx");
+  const dir = mkdtempSync(join(tmpdir(), "zonetime-nginx-"));
+  const port = await freePort();
+  const conf = join(dir, "nginx.conf");
+  writeFileSync(conf, nginxConfig(port, upstreamPorts));
+  const child = Bun.spawn([nginx, "-p", dir, "-c", conf, "-e", join(dir, "error.log"), "-g", `daemon off; pid ${join(dir, "nginx.pid")}; error_log ${join(dir, "error.log")};`], { stdout: "inherit", stderr: "inherit" });
+  for (const deadline = Date.now() + 10_000; ; await Bun.sleep(50)) {
+    if (await fetch(`http://127.0.0.1:${port}/health/live`).then((r) => r.ok, () => false)) break;
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`nginx did not start:\n${readFileSync(join(dir, "error.log"), "utf8")}`);
+  }
+  return { port, child, stop: async () => { child.kill("SIGTERM"); await child.exited; } };
+}
+
+/** The README's "Beyond one machine" shell block: the redis-server arguments and each replica's environment, as printed. */
+export function readmeDeployment(): { nginxBlock: string; redisArgs: string[]; replicas: Record<string, string>[] } {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Beyond one machine"));
+  const nginxBlock = /```nginx\n([\s\S]*?)```/.exec(section)![1]!;
+  const sh = /```sh\n([\s\S]*?)```/.exec(section)![1]!.split("\n");
+  const redisLine = sh.find((l) => l.startsWith("redis-server "))!;
+  const redisArgs = redisLine.replace(/ &$/, "").split(" ").slice(1).map((a) => (a === '""' ? "" : a));
+  const replicas = sh.filter((l) => l.includes("bun run start")).map((l) =>
+    Object.fromEntries(l.split(" ").filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf("=")), w.slice(w.indexOf("=") + 1)])));
+  return { nginxBlock, redisArgs, replicas };
+}
