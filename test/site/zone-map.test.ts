@@ -89,6 +89,11 @@ describe("zone pages", () => {
     const info = (await (await fetch(`${base}/timezone/Australia/Lord_Howe/info`)).json()) as { posix_tz: string };
     await page.click("button[data-copy=posix-tz]");
     expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(info.posix_tz);
+    // The device string, live from /timezone/{name}/device, copied as shown.
+    const dev = (await (await fetch(`${base}/timezone/Australia/Lord_Howe/device`)).json()) as { posix_tz: string };
+    await page.waitForFunction((want) => (globalThis as any).document.getElementById("device-tz").textContent === want, dev.posix_tz);
+    await page.click("button[data-copy=device-tz]");
+    expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(dev.posix_tz);
     // A link's page shows its zone's chart and says so.
     await page.goto(`${base}/zones/GB/`);
     expect(await page.textContent("main")).toContain("A link to Europe/London");
