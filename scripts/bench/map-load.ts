@@ -8,8 +8,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR } from "../paths.ts";
-import { startServer } from "../../server/process/service.ts";
-import { readConfig } from "../../server/process/config.ts";
 import { launchBrowser } from "../../test/support/browser.ts";
 
 const MAP = /\/zone-map\.json$|\/zone-offsets\.json$|\/_astro\/zone-map-draw\.[^/]+\.js$/;
@@ -19,8 +17,22 @@ export async function benchMapLoad(dataDir = DEFAULT_DATA_DIR, siteDir = DEFAULT
     console.log("map load: no built site (bun run build); skipped");
     return;
   }
-  const service = await startServer(readConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1", SITE_DIR: siteDir, RATE_LIMIT: "off" }), { reusePort: false });
-  const base = `http://127.0.0.1:${service.server.port}`;
+  // The service as its own process (scripts/ does not import the server's process layer).
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "..", "..", "server", "process", "main.ts")], {
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1", SITE_DIR: siteDir, RATE_LIMIT: "off" }, stdout: "pipe", stderr: "inherit",
+  });
+  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  while (!/"event":"listening"[^\n]*\n/.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the service exited before listening: ${text}`);
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  void (async () => {
+    for await (const _ of child.stdout as ReadableStream<Uint8Array>) { /* drain */ }
+  })().catch(() => {});
+  const base = /"url":"([^"]+)"/.exec(text)![1]!;
   const browser = await launchBrowser();
   try {
     for (let run = 0; run < runs; run++) {
@@ -48,7 +60,8 @@ export async function benchMapLoad(dataDir = DEFAULT_DATA_DIR, siteDir = DEFAULT
     }
   } finally {
     await browser.close();
-    service.server.stop(true);
+    child.kill();
+    await child.exited;
   }
 }
 
