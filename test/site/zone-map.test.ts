@@ -187,6 +187,17 @@ describe("the map", () => {
     expect(await page.getAttribute("#map-lat", "id")).toBe("map-lat");
     expect(await page.locator("label:has(#map-lat)").textContent()).toContain("Latitude");
   }, 30_000);
+
+  test("a place's name asks the same question: /places, then /coordinates at its point", async () => {
+    const found = await (await fetch(`${base}/places?q=Kathmandu&limit=1`)).json() as { latitude: number; longitude: number; timezone: string }[];
+    const best = found[0]!;
+    await page.fill("#map-place", "kathmandu");
+    await page.press("#map-place", "Enter");
+    await page.waitForSelector(`#zone-map[data-timezone='${best.timezone}'][data-answer=done]`);
+    const shown = await page.$eval("#zone-map", (e: any) => ({ lat: e.dataset.lat, lng: e.dataset.lng }));
+    expect(shown).toEqual({ lat: best.latitude.toFixed(4), lng: best.longitude.toFixed(4) });
+    expect(best.timezone).toBe("Asia/Kathmandu");
+  }, 30_000);
 });
 
 describe("accessibility and layout (Lighthouse-style checks we can run here)", () => {

@@ -46,6 +46,8 @@ export async function startZoneMap(root: HTMLElement): Promise<void> {
   const form = root.querySelector<HTMLFormElement>("#map-form")!;
   const lat = root.querySelector<HTMLInputElement>("#map-lat")!;
   const lng = root.querySelector<HTMLInputElement>("#map-lng")!;
+  const placeForm = root.querySelector<HTMLFormElement>("#map-place-form")!;
+  const place = root.querySelector<HTMLInputElement>("#map-place")!;
   const [topology, states] = await Promise.all([
     fetch("/zone-map.json").then((r) => r.json()),
     fetch("/zone-offsets.json").then((r) => r.json() as Promise<States>),
@@ -170,6 +172,25 @@ export async function startZoneMap(root: HTMLElement): Promise<void> {
       return;
     }
     void ask(la, lo);
+  });
+  // A place's name: the best /places match, then the same question as a click at its point
+  // (so the exact polygon decides, as it did when the build gave the place its zone).
+  placeForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const q = place.value.trim();
+    if (q === "") return;
+    answer.textContent = `Looking for ${q}…`;
+    void fetch(`/places?q=${encodeURIComponent(q)}&limit=1`)
+      .then((r) => (r.ok ? (r.json() as Promise<{ latitude: number; longitude: number }[]>) : []))
+      .then((found) => {
+        if (found.length === 0) {
+          answer.textContent = `No place called ${q} is known here.`;
+          return;
+        }
+        lat.value = String(found[0].latitude);
+        lng.value = String(found[0].longitude);
+        void ask(found[0].latitude, found[0].longitude);
+      }, () => (answer.textContent = "The place search did not answer; try again."));
   });
   // For tests and tools: where a point is drawn, in client pixels.
   (root as HTMLElement & { project?: unknown }).project = (lon: number, latitude: number) => {
