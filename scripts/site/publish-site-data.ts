@@ -1,7 +1,8 @@
 // What the site may read, published by the build into generated/site-data/: the
 // manifest (data versions and sources), the OpenAPI document, the served names, example
 // responses produced by the real runtime for fixed instants, and each name's next clock
-// changes (for the timezone browser). The site never
+// changes (for the timezone browser), each zone's page data (zone-pages-data.ts) and the
+// world map of the zones (zone-map.ts). The site never
 // imports server internals.
 
 import { mkdirSync, copyFileSync } from "node:fs";
@@ -13,6 +14,8 @@ import { clockChanges } from "../../server/tz/zone-transitions.ts";
 import { formatOffset } from "../../server/core/time-format.ts";
 import { ROOT } from "../paths.ts";
 import { writeAtomically } from "../write-atomically.ts";
+import { zonePagesData } from "./zone-pages-data.ts";
+import { publishZoneMap } from "./publish-zone-map.ts";
 
 export const SITE_DATA_DIR = "site-data";
 export const OPENAPI_SOURCE = join(ROOT, "server", "http", "openapi.json");
@@ -42,6 +45,8 @@ export async function publishSiteData(dataDir: string): Promise<void> {
   });
   writeAtomically(join(out, "examples.json"), JSON.stringify(examples, null, 2));
   writeAtomically(join(out, "next-changes.json"), JSON.stringify(nextChanges(zones, Math.floor(Date.now() / 1000))));
+  writeAtomically(join(out, "zone-pages.json"), JSON.stringify(zonePagesData(zones, Math.floor(Date.now() / 1000))));
+  await publishZoneMap(dataDir, out);
 }
 
 /** Clock changes a page may show as "next": two years from the build, at most four per name (the page picks the first still ahead). */

@@ -23,6 +23,7 @@ import { listBody } from "./responses.ts";
 import type { RouteRequest } from "./routes.ts";
 import { withTimezoneName } from "./lang-param.ts";
 import { countryZones, searchZones } from "../names/zone-search.ts";
+import { searchFold } from "../core/search-fold.ts";
 
 /** Lists change only with the data. */
 const LIST_MAX_AGE = 3600;
@@ -39,12 +40,24 @@ export function timezoneList(request: RouteRequest): Response {
     if (country === null || q === null) throw badRequest("bad_parameter", "invalid query: broken percent-encoding");
     if (country !== undefined || q !== undefined) {
       // Validated (and answered) before the cache is asked: a refusal is never cached.
-      const names = country !== undefined ? countryZones(data.names, country) : searchZones(data.names, q!);
+      const names = country !== undefined ? countryZones(data.names, country) : searchZones(data.names, q!, (folded) => placeZone(request, q!, folded));
       const key = country !== undefined ? `country|${request.format}|${country.toUpperCase()}` : `q|${request.format}|${q}`;
       return cacheableAnswer(request, key, LIST_MAX_AGE, () => request.format === "json" ? JSON.stringify(names) : names.map((n) => `${n}\n`).join(""));
     }
   }
   return cacheableAnswer(request, `list|${request.format}|`, LIST_MAX_AGE, () => listBody(request.data.zones.names, request.format));
+}
+
+/**
+ * /timezone?q= beyond CLDR's words: the zone of the best-ranked place whose name is the
+ * whole query ("mumbai", which no zone, link or exemplar city is called), asked only when
+ * the names table knows none. Only a whole name, and only the place people mean (the first).
+ */
+function placeZone(request: RouteRequest, q: string, folded: string): string[] {
+  for (const place of request.data.places.searchPlaces(q, { limit: 5 })) {
+    if (searchFold(place.name) === folded) return [place.timezone];
+  }
+  return [];
 }
 
 /** A raw `{name*}` parameter decoded, with the refusals every name route shares (no lookup). */

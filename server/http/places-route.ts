@@ -2,11 +2,14 @@
 // row is in routes.ts; the search is server/places/place-table.ts). Every parameter is
 // checked before any search: a 400 names the one that is wrong.
 //
-// `lang` is accepted (a BCP 47 tag) but names stay as the data has them: place names as
-// GeoNames spells them, country and region names in English.
+// `lang` (a BCP 47 tag, resolved as on /info through CLDR's fallback chain) gives each
+// place's `country_name` in that language, from the names table; place and region names
+// stay as GeoNames spells them (its localized names of small places were left out of the
+// table to keep it small).
 
 import { MAX_LIMIT } from "../formats/places-format.ts";
-import { DEFAULT_LIMIT } from "../places/place-table.ts";
+import { resolveLocale } from "../names/locale-tag.ts";
+import { DEFAULT_LIMIT, type Place } from "../places/place-table.ts";
 import { cacheableAnswer } from "./cacheable-answer.ts";
 import { badRequest } from "./http-errors.ts";
 import { queryParam } from "./request-target.ts";
@@ -62,8 +65,16 @@ export function places(request: RouteRequest): Response {
   }
   const lang = param(request, "lang");
   if (lang !== undefined && (lang.length > 35 || !LANG_TAG.test(lang))) throw badRequest("bad_parameter", "invalid lang: a BCP 47 language tag, e.g. de or pt-BR");
-  // `lang` changes nothing yet, so it is no part of the key. JSON.stringify of the objects
-  // measured faster than writing the text by hand (bench: places).
-  const key = `places|${limit}|${country ?? ""}|${q}`;
-  return cacheableAnswer(request, key, MAX_AGE, () => JSON.stringify(table.searchPlaces(q, { country, limit })));
+  const locale = lang === undefined ? null : resolveLocale(request.data.names, lang);
+  // JSON.stringify of the objects measured faster than writing the text by hand (bench: places).
+  const key = `places|${limit}|${country ?? ""}|${locale?.tag ?? ""}|${q}`;
+  return cacheableAnswer(request, key, MAX_AGE, () => {
+    const found = table.searchPlaces(q, { country, limit });
+    if (locale === null) return JSON.stringify(found);
+    const { names, namer } = request.data;
+    return JSON.stringify(found.map((place): Place => {
+      const region = names.regionIndex(place.country);
+      return region < 0 ? place : { ...place, country_name: namer.countryName(region, locale) };
+    }));
+  });
 }

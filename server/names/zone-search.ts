@@ -15,7 +15,7 @@ export const MAX_QUERY_LENGTH = 100;
 export const MAX_RESULTS = 64;
 const encoder = new TextEncoder();
 
-/** More names for a folded query from elsewhere (the places index may add its cities' zones). */
+/** Names for a folded query from elsewhere (the places index), asked only when CLDR and tzdb know none. */
 export type ExtraSearch = (folded: string) => readonly string[];
 
 export function checkQuery(q: string): void {
@@ -78,7 +78,8 @@ export function searchZones(names: NamesTable, q: string, extra?: ExtraSearch): 
       add(k);
     }
   }
-  if (extra !== undefined) for (const name of extra(folded)) if (out.length < MAX_RESULTS && !out.includes(name)) out.push(name);
+  // Only as a fallback: "calcutta" is Asia/Kolkata's link, not also Calcutta, Ohio.
+  if (extra !== undefined && out.length === 0) for (const name of extra(folded)) if (out.length < MAX_RESULTS && !out.includes(name)) out.push(name);
   return out;
 }
 

@@ -77,6 +77,13 @@ describe("/timezone?q=", () => {
     expect(await q("東京")).toEqual(["Asia/Tokyo"]);
     expect(await q("new yo")).toEqual(["America/New_York"]);
   });
+  test("a place's whole name, through the places index: the zone of the place people mean", async () => {
+    expect(await q("mumbai")).toEqual(["Asia/Kolkata"]);
+    expect(await q("Munich")).toEqual(["Europe/Berlin"]);
+    expect(await q("Amsterdam")).toEqual(["Europe/Amsterdam"]);
+    // A prefix is not a place's name: no guess from the places index.
+    expect(await q("mumb")).toEqual([]);
+  });
   test("no match is [] with 200", async () => {
     expect(await q("qqqqzzzz")).toEqual([]);
   });

@@ -88,9 +88,15 @@ describe("GET /places", () => {
     expect(await places("q=%21%21%21")).toEqual([]);
   });
 
-  test("lang is accepted; names stay GeoNames' and English", async () => {
+  test("lang localizes country names as CLDR (ICU) gives them; place and region names stay GeoNames'", async () => {
     const [first] = await places("q=munich&lang=de");
-    expect(first).toMatchObject({ name: "Munich", country_name: "Germany", admin1: "Bavaria" });
+    expect(first).toMatchObject({ name: "Munich", country_name: new Intl.DisplayNames("de", { type: "region" }).of("DE"), admin1: "Bavaria" });
+    expect(first!.country_name).toBe("Deutschland");
+    const [tokyo] = await places("q=tokyo&lang=ja");
+    expect(tokyo!.country_name).toBe("日本");
+    // de-AT falls back to de; without lang, English.
+    expect((await places("q=munich&lang=de-AT"))[0]!.country_name).toBe("Deutschland");
+    expect((await places("q=munich"))[0]!.country_name).toBe("Germany");
   });
 
   test.each([

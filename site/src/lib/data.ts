@@ -37,3 +37,22 @@ for (const zone of getTimeZones({ includeUtc: true })) {
   for (const name of zone.group) places.set(name, { country: zone.countryName, cities: zone.mainCities.slice(0, 3) });
 }
 export const placeOf = (name: string) => places.get(name) ?? null;
+
+export type ChartChange = [at: number, utoff: number, dst: 0 | 1, abbr: number, wall: -1 | 0 | 1];
+export interface ZonePageData {
+  zone: string;
+  links: readonly string[];
+  countries: { code: string; name: string }[];
+  location: { latitude: number; longitude: number; comment: string } | null;
+  posix: string | null;
+  posixFrom: number | null;
+  from: number;
+  to: number;
+  abbrs: string[];
+  start: [number, 0 | 1, number];
+  changes: ChartChange[];
+}
+/** Per name its zone, and per zone what its page shows (scripts/site/zone-pages-data.ts). */
+export const zonePages = read<{ names: Record<string, string>; zones: Record<string, ZonePageData> }>("zone-pages.json");
+/** The world map's TopoJSON, as the build compiled it (scripts/site/zone-map.ts). */
+export const zoneMapJson = () => readFileSync(join(dir, "zone-map.json"), "utf8");

@@ -1,0 +1,203 @@
+// Draws the world map of the zones in the browser: d3-geo projects the build's TopoJSON
+// (topojson-client turns it into shapes) into the page's fixed 960x500 frame. Hover:
+// the zone's name and its time now (its offset from the build's published changes, the
+// time from this page's clock); click or the form: /coordinates answers for the exact point,
+// so the full-resolution boundaries decide, not the simplified drawing.
+
+import { geoEqualEarthRaw, geoGraticule10, geoPath, geoTransform } from "d3-geo";
+import { feature, mesh } from "topojson-client";
+import { fetchTime, describeTime, type TimeObject } from "./live-time";
+import { offsetColor } from "./zone-map-colors";
+
+const SVG = "http://www.w3.org/2000/svg";
+const WIDTH = 960, HEIGHT = 500;
+
+type States = Record<string, [number, number, string][]>;
+
+function stateNow(states: States, name: string): { utoff: number; abbr: string } | null {
+  const list = states[name];
+  if (!list) return null;
+  const now = Date.now() / 1000;
+  let s = list[0]!;
+  for (const x of list) if (x[0] <= now) s = x;
+  return { utoff: s[1], abbr: s[2] };
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+function formatOffset(seconds: number): string {
+  const a = Math.abs(seconds);
+  return `UTC${seconds < 0 ? "-" : "+"}${pad(Math.floor(a / 3600))}:${pad(Math.floor((a % 3600) / 60))}`;
+}
+function wallTime(utoff: number): string {
+  const d = new Date(Date.now() + utoff * 1000);
+  return `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+}
+
+function el<K extends string>(name: K, attrs: Record<string, string | number>): SVGElement {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+export async function startZoneMap(root: HTMLElement): Promise<void> {
+  const svg = root.querySelector("svg")!;
+  const tip = root.querySelector<HTMLElement>(".tip")!;
+  const answer = root.querySelector<HTMLElement>("#map-answer")!;
+  const form = root.querySelector<HTMLFormElement>("#map-form")!;
+  const lat = root.querySelector<HTMLInputElement>("#map-lat")!;
+  const lng = root.querySelector<HTMLInputElement>("#map-lng")!;
+  const placeForm = root.querySelector<HTMLFormElement>("#map-place-form")!;
+  const place = root.querySelector<HTMLInputElement>("#map-place")!;
+  const [topology, states] = await Promise.all([
+    fetch("/zone-map.json").then((r) => r.json()),
+    fetch("/zone-offsets.json").then((r) => r.json() as Promise<States>),
+  ]);
+  // The Equal Earth projection, applied point by point (planar): the build's shapes are already
+  // cut at the antimeridian, and the SVG fill (non-zero) needs no sphere: a spherical projection reads a ring of the other
+  // winding as "the rest of the sphere".
+  const RAD = Math.PI / 180;
+  const [xMax] = geoEqualEarthRaw(Math.PI, 0);
+  const [, yMax] = geoEqualEarthRaw(0, Math.PI / 2);
+  const k = Math.min((WIDTH - 8) / (2 * xMax), (HEIGHT - 8) / (2 * yMax));
+  const project = (lon: number, latitude: number): [number, number] => {
+    const [x, y] = geoEqualEarthRaw(lon * RAD, latitude * RAD);
+    return [WIDTH / 2 + k * x, HEIGHT / 2 - k * y];
+  };
+  const unproject = (px: number, py: number): [number, number] | null => {
+    const [l, p] = geoEqualEarthRaw.invert!((px - WIDTH / 2) / k, (HEIGHT / 2 - py) / k);
+    const ll: [number, number] = [l / RAD, p / RAD];
+    if (!Number.isFinite(ll[0]) || !Number.isFinite(ll[1]) || Math.abs(ll[0]) > 180 || Math.abs(ll[1]) > 90) return null;
+    const back = project(ll[0], ll[1]);
+    return Math.hypot(back[0] - px, back[1] - py) < 0.5 ? ll : null;
+  };
+  const path = geoPath(geoTransform({
+    point(this: { stream: { point(x: number, y: number): void } }, lon: number, latitude: number) {
+      const [x, y] = project(lon, latitude);
+      this.stream.point(x, y);
+    },
+  }));
+  const outline = { type: "Polygon", coordinates: [[
+    ...Array.from({ length: 37 }, (_, i) => [-180, -90 + 5 * i]),
+    ...Array.from({ length: 37 }, (_, i) => [180, 90 - 5 * i]),
+    [-180, -90],
+  ]] } as const;
+  svg.append(el("path", { d: path(outline as any)!, fill: "#c9dceb", stroke: "none" }));
+  svg.append(el("path", { d: path(geoGraticule10())!, fill: "none", stroke: "#ffffff", "stroke-width": 0.4, "stroke-opacity": 0.7 }));
+  const zones = feature(topology, topology.objects.zones) as unknown as { features: { id: string; geometry: any; properties: { point?: [number, number] } }[] };
+  const layer = el("g", { "stroke-linejoin": "round" });
+  const dots = el("g", {});
+  for (const f of zones.features) {
+    const state = stateNow(states, f.id);
+    const fill = state ? offsetColor(state.utoff) : "#bbb";
+    const d = f.geometry ? path(f.geometry) : null;
+    // A zone too small to see (or simplified away) is drawn as a dot at its point.
+    const area = f.geometry ? Math.abs(path.area(f.geometry)) : 0;
+    if (d) layer.append(el("path", { d, fill, "data-zone": f.id }));
+    if (area < 6 && f.properties.point) {
+      const [x, y] = project(...f.properties.point);
+      dots.append(el("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: 2.5, fill, stroke: "#333", "stroke-width": 0.5, "data-zone": f.id }));
+    }
+  }
+  svg.append(layer);
+  // Borders between different zones: one line each (the arcs the two zones share).
+  svg.append(el("path", { d: path(mesh(topology, topology.objects.zones, (a: any, b: any) => a !== b && a.id !== b.id))!, fill: "none", stroke: "#333", "stroke-width": 0.35, "stroke-opacity": 0.6 }));
+  svg.append(dots);
+  const marker = el("circle", { r: 5, fill: "none", stroke: "#000", "stroke-width": 2, visibility: "hidden" });
+  svg.append(marker);
+
+  // Client pixels -> the frame's coordinates -> longitude and latitude.
+  const toLonLat = (clientX: number, clientY: number): [number, number] | null => {
+    const p = new DOMPoint(clientX, clientY).matrixTransform(svg.getScreenCTM()!.inverse());
+    return unproject(p.x, p.y);
+  };
+
+  svg.addEventListener("pointermove", (e) => {
+    const target = e.target as Element;
+    const zone = target.getAttribute("data-zone");
+    if (!zone) return void (tip.hidden = true);
+    const state = stateNow(states, zone);
+    tip.textContent = state ? `${zone} · ${wallTime(state.utoff)} · ${formatOffset(state.utoff)} ${state.abbr}` : zone;
+    const box = svg.getBoundingClientRect();
+    tip.style.left = `${Math.min(e.clientX - box.left + 12, box.width - tip.offsetWidth - 4)}px`;
+    tip.style.top = `${Math.max(0, e.clientY - box.top - 32)}px`;
+    tip.hidden = false;
+  });
+  svg.addEventListener("pointerleave", () => (tip.hidden = true));
+
+  let asked = 0;
+  const ask = async (latitude: number, longitude: number) => {
+    const id = ++asked;
+    const la = latitude.toFixed(4), lo = longitude.toFixed(4);
+    root.dataset.lat = la;
+    root.dataset.lng = lo;
+    root.dataset.answer = "asking";
+    const xy = project(Number(lo), Number(la));
+    {
+      marker.setAttribute("cx", xy[0].toFixed(1));
+      marker.setAttribute("cy", xy[1].toFixed(1));
+      marker.setAttribute("visibility", "visible");
+    }
+    answer.textContent = `Asking /coordinates/${la},${lo}…`;
+    const r = await fetchTime(`/coordinates/${la},${lo}`);
+    if (id !== asked) return;
+    if ("error" in r) {
+      root.dataset.answer = "error";
+      delete root.dataset.timezone;
+      answer.textContent = r.error;
+      return;
+    }
+    const t: TimeObject = r.time;
+    root.dataset.answer = "done";
+    root.dataset.timezone = t.timezone;
+    root.dataset.datetime = t.datetime;
+    answer.replaceChildren(
+      `${la}, ${lo}: `,
+      Object.assign(document.createElement("a"), { href: `/zones/${t.timezone}/`, textContent: t.timezone }),
+      ` · ${describeTime(t)} · ${t.datetime.slice(0, 19).replace("T", " ")}`,
+      r.others.length > 0 ? ` · the data also gives ${r.others.join(", ")}` : "",
+    );
+  };
+  let clicks = 0;
+  svg.addEventListener("click", (e) => {
+    root.dataset.clicks = String(++clicks);
+    const ll = toLonLat(e.clientX, e.clientY);
+    if (ll) void ask(ll[1], ll[0]);
+    else root.dataset.answer = "off-map";
+  });
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const la = Number(lat.value.trim()), lo = Number(lng.value.trim());
+    if (!Number.isFinite(la) || !Number.isFinite(lo) || lat.value.trim() === "" || lng.value.trim() === "") {
+      answer.textContent = "Give a latitude (-90..90) and a longitude (-180..180) as decimal degrees.";
+      return;
+    }
+    void ask(la, lo);
+  });
+  // A place's name: the best /places match, then the same question as a click at its point
+  // (so the exact polygon decides, as it did when the build gave the place its zone).
+  placeForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const q = place.value.trim();
+    if (q === "") return;
+    answer.textContent = `Looking for ${q}…`;
+    void fetch(`/places?q=${encodeURIComponent(q)}&limit=1`)
+      .then((r) => (r.ok ? (r.json() as Promise<{ latitude: number; longitude: number }[]>) : []))
+      .then((found) => {
+        if (found.length === 0) {
+          answer.textContent = `No place called ${q} is known here.`;
+          return;
+        }
+        lat.value = String(found[0].latitude);
+        lng.value = String(found[0].longitude);
+        void ask(found[0].latitude, found[0].longitude);
+      }, () => (answer.textContent = "The place search did not answer; try again."));
+  });
+  // For tests and tools: where a point is drawn, in client pixels.
+  (root as HTMLElement & { project?: unknown }).project = (lon: number, latitude: number) => {
+    const p = project(lon, latitude);
+    const m = svg.getScreenCTM()!;
+    const q = new DOMPoint(p[0], p[1]).matrixTransform(m);
+    return [q.x, q.y];
+  };
+  root.dataset.state = "ready";
+}
