@@ -5,8 +5,8 @@
 # python3, wrk, slowhttptest, faketime for the clock-offset clients, gcc, g++ and musl-gcc
 # for the device TZ harness and the guide's Arduino sketch, Debian's Chromium for the
 # browser tests, for the deployment tests podman with runc, debootstrap (the stand-in
-# base image), redis-server and nginx, and libcjson, python3-requests, jq and PHP (with
-# Guzzle) for the dialects' third-party clients).
+# base image), redis-server and nginx, and libcjson, python3-requests, jq, PHP (with
+# Guzzle) and a JDK with OkHttp, Gson and OpenCensus jars for the dialects' third-party clients).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +36,11 @@ if $want_test_tools; then
   [ -f /usr/share/php/GuzzleHttp/autoload.php ] || missing+=(php-guzzlehttp-guzzle)
   [ -f /usr/share/php/Symfony/Component/OptionsResolver/autoload.php ] || missing+=(php-symfony-options-resolver)
   php -m 2>/dev/null | grep -qx SimpleXML || missing+=(php-xml)
+  # Google's Java SDK compiles against Debian's jars.
+  need javac default-jdk-headless
+  for jar in okhttp:libokhttp-java gson:libgoogle-gson-java opencensus-api:libopencensus-java slf4j-api:libslf4j-java org.jetbrains.annotations-java8:libjetbrains-annotations-java; do
+    [ -f "/usr/share/java/${jar%%:*}.jar" ] || missing+=("${jar#*:}")
+  done
   need wrk wrk
   need slowhttptest slowhttptest
   need faketime faketime
