@@ -35,7 +35,7 @@ if $want_test_tools; then
   need php php-cli
   [ -f /usr/share/php/GuzzleHttp/autoload.php ] || missing+=(php-guzzlehttp-guzzle)
   [ -f /usr/share/php/Symfony/Component/OptionsResolver/autoload.php ] || missing+=(php-symfony-options-resolver)
-  php -m 2>/dev/null | grep -qx SimpleXML || missing+=(php-xml)
+  php -r 'exit(extension_loaded("simplexml") ? 0 : 1);' 2>/dev/null || missing+=(php-xml)
   # Google's Java SDK compiles against Debian's jars.
   need javac default-jdk-headless
   for jar in okhttp:libokhttp-java gson:libgoogle-gson-java opencensus-api:libopencensus-java slf4j-api:libslf4j-java org.jetbrains.annotations-java8:libjetbrains-annotations-java; do
