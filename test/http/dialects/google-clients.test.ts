@@ -118,7 +118,7 @@ print(json.dumps(out))
     const changed = source.replace("RequestBody.create(payload, JSON)", "RequestBody.create(JSON, payload)");
     expect(changed).not.toBe(source);
     await Bun.write(handler, changed);
-    const files = new Bun.Glob("src/main/java/**/*.java").scanSync({ cwd: dir }).filter((f) => !/\/Gae[^/]*\.java$/.test(f)).map((f) => `${dir}/${f}`);
+    const files = [...new Bun.Glob("src/main/java/**/*.java").scanSync({ cwd: dir })].filter((f) => !/\/Gae[^/]*\.java$/.test(f)).map((f) => `${dir}/${f}`);
     // The driver: what an app does with the SDK, one line per point (TimeZoneApi sends timestamp=0 and reads timeZoneId).
     await Bun.write(`${dir}/driver/Driver.java`, `import com.google.maps.*; import com.google.maps.model.LatLng; import com.google.maps.errors.ApiException;
 public class Driver { public static void main(String[] a) throws Exception {
@@ -129,7 +129,7 @@ public class Driver { public static void main(String[] a) throws Exception {
     const classpath = JAVA_JARS.join(":");
     const build = Bun.spawnSync([javac, "-nowarn", "-d", `${dir}/classes`, "-cp", classpath, ...files, `${dir}/driver/Driver.java`], { stderr: "pipe" });
     expect(build.stderr.toString().split("\n").filter((l) => l.includes("error"))).toEqual([]);
-    const points = CASES.map(([lat, lng]) => [lat, lng]);
+    const points = CASES.map(([lat, lng]): [number, number] => [lat, lng]);
     const run = Bun.spawn([java, "-cp", `${dir}/classes:${classpath}`, "Driver", server.url, ...points.flat().map(String)], { stdout: "pipe", stderr: "pipe" });
     const [out] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
     const lines = out.trim().split("\n");
