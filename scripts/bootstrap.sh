@@ -5,8 +5,8 @@
 # python3, wrk, slowhttptest, faketime for the clock-offset clients, gcc, g++ and musl-gcc
 # for the device TZ harness and the guide's Arduino sketch, Debian's Chromium for the
 # browser tests, for the deployment tests podman with runc, debootstrap (the stand-in
-# base image), redis-server and nginx, and libcjson and python3-requests for the
-# dialects' third-party clients).
+# base image), redis-server and nginx, and libcjson, python3-requests, jq, PHP (with
+# Guzzle) and a JDK with OkHttp, Gson and OpenCensus jars for the dialects' third-party clients).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,11 +25,22 @@ if $want_test_tools; then
   need awk mawk
   need openssl openssl
   need curl curl
+  need jq jq
   need python3 python3
   # The dialects' real clients (test/http/dialects/): SenseCAP's C parser, the Python SDKs' requests.
   need gcc gcc
   [ -f /usr/include/cjson/cJSON.h ] || missing+=(libcjson-dev)
   python3 -c 'import requests' 2>/dev/null || missing+=(python3-requests)
+  # namnv609/timezonedb-php-api (Packagist) runs on Debian's PHP, Guzzle and OptionsResolver.
+  need php php-cli
+  [ -f /usr/share/php/GuzzleHttp/autoload.php ] || missing+=(php-guzzlehttp-guzzle)
+  [ -f /usr/share/php/Symfony/Component/OptionsResolver/autoload.php ] || missing+=(php-symfony-options-resolver)
+  php -r 'exit(extension_loaded("simplexml") ? 0 : 1);' 2>/dev/null || missing+=(php-xml)
+  # Google's Java SDK compiles against Debian's jars.
+  need javac default-jdk-headless
+  for jar in okhttp:libokhttp-java gson:libgoogle-gson-java opencensus-api:libopencensus-java slf4j-api:libslf4j-java org.jetbrains.annotations-java8:libjetbrains-annotations-java; do
+    [ -f "/usr/share/java/${jar%%:*}.jar" ] || missing+=("${jar#*:}")
+  done
   need wrk wrk
   need slowhttptest slowhttptest
   need faketime faketime

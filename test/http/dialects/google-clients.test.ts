@@ -11,14 +11,23 @@
 //     GOPATH=$G:/usr/share/gocode GO111MODULE=off go build -o client $G/src/zonetime/client
 //   (with the SDK at $G/src/googlemaps.github.io/maps, opencensus at $G/src/go.opencensus.io),
 //   and runs when GO_SDK_CLIENT names that binary.
+// - Java: googlemaps/google-maps-services-java, `GeoApiContext.Builder().baseUrlOverride()`,
+//   compiled with javac against Debian's jars (libokhttp-java, libgoogle-gson-java,
+//   libopencensus-java, libslf4j-java, libjetbrains-annotations-java). Not compiled: the App
+//   Engine handler (Gae*.java, compileOnly upstream). Changed: one line of the POST path
+//   (OkHttpRequestHandler.handlePost), which the Time Zone call never takes, because OkHttp 4's
+//   RequestBody.create(String, MediaType) is OkHttp 3.13's create(MediaType, String).
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { cldrCanonical } from "../../support/cldr-canonical.ts";
 import { requireTool } from "../../support/require-tool.ts";
 import { startTestServer } from "../../support/test-server.ts";
 import { mirrorCheckout, mirrorRepo, npmInstall, skipMessage } from "../../support/third-party.ts";
 
 const PYTHON_SDK = "googlemaps/google-maps-services-python";
+const JAVA_SDK = "googlemaps/google-maps-services-java";
+const JAVA_JARS = ["okhttp", "okio", "gson", "opencensus-api", "slf4j-api", "grpc-context", "org.jetbrains.annotations-java8"].map((jar) => `/usr/share/java/${jar}.jar`);
 const GO_CLIENT = process.env.GO_SDK_CLIENT ?? null;
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -98,4 +107,33 @@ print(json.dumps(out))
       expect(typeof timeZoneName).toBe("string");
     }
   }, 60_000);
+
+  test.skipIf(mirrorRepo(JAVA_SDK) === null)(`Java SDK: GeoApiContext baseUrlOverride ${mirrorRepo(JAVA_SDK) === null ? `(skipped: ${skipMessage(JAVA_SDK)})` : ""}`, async () => {
+    const javac = requireTool("javac");
+    const java = requireTool("java");
+    for (const jar of JAVA_JARS) if (!existsSync(jar)) throw new Error(`${jar} is missing: run scripts/bootstrap.sh --test`);
+    const dir = mirrorCheckout(JAVA_SDK);
+    const handler = `${dir}/src/main/java/com/google/maps/OkHttpRequestHandler.java`;
+    const source = await Bun.file(handler).text();
+    const changed = source.replace("RequestBody.create(payload, JSON)", "RequestBody.create(JSON, payload)");
+    expect(changed).not.toBe(source);
+    await Bun.write(handler, changed);
+    const files = [...new Bun.Glob("src/main/java/**/*.java").scanSync({ cwd: dir })].filter((f) => !/\/Gae[^/]*\.java$/.test(f)).map((f) => `${dir}/${f}`);
+    // The driver: what an app does with the SDK, one line per point (TimeZoneApi sends timestamp=0 and reads timeZoneId).
+    await Bun.write(`${dir}/driver/Driver.java`, `import com.google.maps.*; import com.google.maps.model.LatLng; import com.google.maps.errors.ApiException;
+public class Driver { public static void main(String[] a) throws Exception {
+  GeoApiContext ctx = new GeoApiContext.Builder().apiKey("AIzaAnyKeyWorks").baseUrlOverride(a[0]).maxRetries(0).build();
+  for (int i = 1; i + 1 < a.length; i += 2) System.out.println(TimeZoneApi.getTimeZone(ctx, new LatLng(Double.parseDouble(a[i]), Double.parseDouble(a[i + 1]))).await().getID());
+  try { TimeZoneApi.getTimeZone(ctx, new LatLng(95, 0)).await(); System.out.println("no error"); } catch (ApiException e) { System.out.println(e.getClass().getSimpleName()); }
+  ctx.shutdown(); } }`);
+    const classpath = JAVA_JARS.join(":");
+    const build = Bun.spawnSync([javac, "-nowarn", "-d", `${dir}/classes`, "-cp", classpath, ...files, `${dir}/driver/Driver.java`], { stderr: "pipe" });
+    expect(build.stderr.toString().split("\n").filter((l) => l.includes("error"))).toEqual([]);
+    const points = CASES.map(([lat, lng]): [number, number] => [lat, lng]);
+    const run = Bun.spawn([java, "-cp", `${dir}/classes:${classpath}`, "Driver", server.url, ...points.flat().map(String)], { stdout: "pipe", stderr: "pipe" });
+    const [out] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+    const lines = out.trim().split("\n");
+    for (const [i, [lat, lng]] of points.entries()) expect({ lat, id: lines[i] }).toEqual({ lat, id: (await expected(lat, lng, 0)).timeZoneId });
+    expect(lines[points.length]).toBe("InvalidRequestException");
+  }, 120_000);
 });

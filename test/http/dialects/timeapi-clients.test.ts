@@ -6,6 +6,11 @@
 //   cJSON parse, compiled with gcc and Debian's libcjson. Changed: the host, and TLS (a
 //   pinned timeapi.io certificate no other host can present) for a plain socket.
 // - NicoToff/web-workers-demo's fetch helper (JS), run by Bun.
+// - supeGirl/ZentrackBack's time service (JS, fetch with retries and fallbacks): reads
+//   `dateTime` of /api/Time/current/zone, run by Bun with its host changed.
+// - JonnyWalker81/nixos-config's sync-time service (v1, bash + curl + jq): its fetch_time
+//   function as the Nix file writes it, with Nix's `${curl}`/`${jq}` store paths rendered as
+//   Debian's curl and jq and the host changed.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -18,6 +23,8 @@ import { mirrorFile, mirrorRepo, skipMessage } from "../../support/third-party.t
 const SENSECAP = "Seeed-Solution/SenseCAP_Indicator_ESP32";
 const SENSECAP_FILE = "examples/indicator_basis/main/model/indicator_city.c";
 const WORKERS = "NicoToff/web-workers-demo";
+const ZENTRACK = "supeGirl/ZentrackBack";
+const NIXOS = "JonnyWalker81/nixos-config";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
@@ -120,5 +127,43 @@ describe("timeapi.io clients", () => {
     const spec = (await (await fetch(`${server.url}/timezone/America/St_Johns`)).json()) as { raw_offset: number; dst_offset: number; dst: boolean };
     const stJohns = await getTimeData("America/St_Johns");
     expect([stJohns.currentUtcOffset.seconds, stJohns.isDayLightSavingActive]).toEqual([spec.raw_offset + spec.dst_offset, spec.dst]);
+  });
+
+  test.skipIf(mirrorRepo(NIXOS) === null)(`nixos-config's sync-time fetch_time (v1 unix, curl | jq) ${mirrorRepo(NIXOS) === null ? `(skipped: ${skipMessage(NIXOS)})` : ""}`, async () => {
+    const bash = requireTool("bash");
+    requireTool("curl");
+    requireTool("jq");
+    const nix = mirrorFile(NIXOS, "machines/vm-aarch64-prl.nix");
+    // The shell function verbatim from the Nix string, rendered as Nix renders it ('' escapes `''${`).
+    const fn = /\n( *)fetch_time\(\) \{\n[\s\S]*?\n\1\}\n/.exec(nix)?.[0];
+    if (!fn || !fn.includes("https://timeapi.io/api/v1/time/current/unix")) throw new Error("the nixos-config fetch_time changed shape");
+    const script = fn.replaceAll("''${", "${").replaceAll("${curl}", "curl").replaceAll("${jq}", "jq").replaceAll("https://timeapi.io", server.url);
+    const before = ((await (await fetch(`${server.url}/timezone/UTC`)).json()) as { unixtime: number }).unixtime;
+    const run = Bun.spawn([bash, "-c", `${script}\nfetch_time`], { stdout: "pipe", stderr: "pipe" });
+    const [out, , code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+    const after = ((await (await fetch(`${server.url}/timezone/UTC`)).json()) as { unixtime: number }).unixtime;
+    expect(code).toBe(0);
+    // Our spec answer for the same instant: the unix time of /timezone/UTC, taken around the client's call.
+    expect(out).toMatch(/^\d+\n$/);
+    const got = Number(out.trim());
+    expect(got >= before && got <= after).toBe(true);
+  });
+
+  test.skipIf(mirrorRepo(ZENTRACK) === null)(`ZentrackBack's fetchBerlinTime (fetch, legacy Time/current/zone) ${mirrorRepo(ZENTRACK) === null ? `(skipped: ${skipMessage(ZENTRACK)})` : ""}`, async () => {
+    const source = mirrorFile(ZENTRACK, "api/time/time.service.js");
+    const changed = source.replaceAll("https://timeapi.io", server.url);
+    expect(changed).not.toBe(source);
+    const dir = mkdtempSync(join(tmpdir(), "zonetime-zentrack-"));
+    writeFileSync(join(dir, "time.service.js"), changed);
+    const { fetchBerlinTime } = await import(join(dir, "time.service.js"));
+    const local = async () => ((await (await fetch(`${server.url}/timezone/Europe/Berlin`)).json()) as { datetime: string }).datetime.slice(0, 19);
+    const before = await local();
+    const got = await fetchBerlinTime();
+    const after = await local();
+    // It answered from us (not its worldtimeapi.org or local fallbacks), with Berlin's wall time of that instant (no offset, as timeapi.io).
+    expect(got.source).toBe(`${server.url}/api/Time/current/zone?timeZone=Europe/Berlin`);
+    const dateTime: string = got.datetime.datetime;
+    expect(dateTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,7})?$/);
+    expect(dateTime.slice(0, 19) >= before && dateTime.slice(0, 19) <= after).toBe(true);
   });
 });

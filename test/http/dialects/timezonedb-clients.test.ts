@@ -5,6 +5,8 @@
 //   `host`/`port`/`https` options. Its own spec suite stubs the network (sinon), so it is
 //   the package itself that runs here, every endpoint it has.
 // - abrihter/timezonedb (Python, requests): its URL builder's host changed.
+// - namnv609/timezonedb-php-api (Packagist; PHP, Guzzle): its `base_uri` changed, run with
+//   Debian's php-cli, php-guzzlehttp-guzzle, php-symfony-options-resolver and php-xml.
 // - The raw-socket Arduino clients' way of reading (henryflorence's first `{` to last `}`,
 //   Qrome's marquee from the last `{`): the same bytes through a plain socket.
 
@@ -20,6 +22,7 @@ import { startTestServer } from "../../support/test-server.ts";
 import { mirrorCheckout, mirrorFile, mirrorRepo, npmInstall, skipMessage } from "../../support/third-party.ts";
 
 const ABRIHTER = "abrihter/timezonedb";
+const NAMNV = "namnv609/timezonedb-php-api";
 const CPAN = "nigelhorne/TimeZone-TimeZoneDB";
 /** The newest TimeZone::TimeZoneDB whose modules Debian packages (later ones need Object::Configure, Params::Get). */
 const CPAN_COMMIT = "8055cf0";
@@ -89,6 +92,59 @@ print(json.dumps(out, default=str))
     expect(result.list.zones.map((z: { zoneName: string }) => z.zoneName)).toEqual(["Pacific/Auckland", "Pacific/Chatham"]);
     expect(result.convert).toMatchObject({ status: "OK", offset: 20700, toAbbreviation: "+0545" });
     expect(result.xml).toMatchObject({ status: "OK", zoneName: "Australia/Sydney", gmtOffset: "36000", dst: "0", abbreviation: "AEST" });
+  }, 60_000);
+
+  test.skipIf(mirrorRepo(NAMNV) === null)(`namnv609/timezonedb-php-api (PHP, Guzzle) on /v2/ ${mirrorRepo(NAMNV) === null ? `(skipped: ${skipMessage(NAMNV)})` : ""}`, async () => {
+    const php = requireTool("php");
+    const dir = mirrorCheckout(NAMNV);
+    const client = `${dir}/src/TimeZoneDB.php`;
+    const source = await Bun.file(client).text();
+    const changed = source.replace(`"base_uri" => "http://api.timezonedb.com/v2/"`, `"base_uri" => "http://127.0.0.1:${server.port}/v2/"`);
+    expect(changed).not.toBe(source);
+    await Bun.write(client, changed);
+    // Composer's autoload stands in as Debian's: the package's own classes, Guzzle and OptionsResolver from /usr/share/php.
+    const script = `<?php
+require "/usr/share/php/GuzzleHttp/autoload.php";
+require "/usr/share/php/Symfony/Component/OptionsResolver/autoload.php";
+require ${JSON.stringify(`${dir}/src/TimeZoneDB/TimeZones.php`)};
+require ${JSON.stringify(client)};
+$db = new NNV\\TimeZoneDB("any-key");
+$xml = $db->listTimeZone(["format" => "xml", "zone" => "America/Argentina/*"]);
+echo json_encode([
+  "get" => $db->getTimeZone(["by" => "zone", "zone" => "Europe/Berlin", "time" => 1752000000]),
+  "dst" => $db->getTimeZone(["by" => "zone", "zone" => "America/Chicago", "time" => 1752000000, "fields" => "dst,dstStart,dstEnd,gmtOffset"]),
+  "position" => $db->getTimeZone(["by" => "position", "lat" => "-36.85", "lng" => "174.76", "time" => 1752000000]),
+  "convert" => $db->convertTimeZone(["from" => "America/Los_Angeles", "to" => "Australia/Sydney", "time" => "06/01/2016 03:00PM"]),
+  "xml" => ["status" => (string) $xml->status, "zones" => array_map(fn($z) => (string) $z->zoneName, iterator_to_array($xml->zones->zone, false))],
+]);
+`;
+    await Bun.write(`${dir}/run.php`, script);
+    const run = Bun.spawn([php, `${dir}/run.php`], { stdout: "pipe", stderr: "pipe" });
+    const [out, err] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+    expect(err).toBe("");
+    const result = JSON.parse(out);
+    const at = 1752000000;
+    for (const [key, zone] of [["get", "Europe/Berlin"], ["position", "Pacific/Auckland"]] as const) {
+      const want = await spec(`/timezone/${zone}?at=${at}`);
+      const offset = want.raw_offset + want.dst_offset;
+      expect(result[key]).toMatchObject({ status: "OK", zoneName: zone, abbreviation: want.abbreviation, gmtOffset: offset, dst: want.dst ? "1" : "0", timestamp: at + offset });
+      expect(result[key].formatted).toBe(want.datetime.slice(0, 19).replace("T", " "));
+    }
+    const chicago = await spec(`/timezone/America/Chicago?at=${at}`);
+    // /v2/ answers with the older names dstStart/dstEnd (henryflorence's fields= asks for them).
+    expect(result.dst).toMatchObject({ status: "OK", gmtOffset: chicago.raw_offset + chicago.dst_offset, dst: chicago.dst ? "1" : "0", dstEnd: Date.parse(chicago.dst_until) / 1000 - 1 });
+    expect(result.dst.dstStart).toBe(Date.parse(chicago.dst_from) / 1000);
+    // The client turns "06/01/2016 03:00PM" into a unix time itself (strtotime, UTC): 1464793200;
+    // TimeZoneDB's timestamps are local wall times as unix seconds.
+    const [la, sydney] = [await spec("/timezone/America/Los_Angeles?at=1464793200"), await spec("/timezone/Australia/Sydney?at=1464793200")];
+    const [laOffset, sydneyOffset] = [la.raw_offset + la.dst_offset, sydney.raw_offset + sydney.dst_offset];
+    expect(result.convert).toMatchObject({ status: "OK", fromZoneName: "America/Los_Angeles", fromAbbreviation: la.abbreviation, fromTimestamp: 1464793200 + laOffset,
+      toZoneName: "Australia/Sydney", toAbbreviation: sydney.abbreviation, toTimestamp: 1464793200 + sydneyOffset, offset: sydneyOffset - laOffset });
+    expect(result.convert.toFormatted).toBe(sydney.datetime.slice(0, 19).replace("T", " "));
+    // Our spec answer: the zone.tab names of Argentina (list-time-zone lists zone.tab, as TimeZoneDB).
+    const argentina = (await spec("/timezone?country=AR") as string[]).filter((z) => z.startsWith("America/Argentina/"));
+    expect(result.xml.status).toBe("OK");
+    expect(result.xml.zones.sort()).toEqual(argentina.sort());
   }, 60_000);
 
   test("the Arduino clients' raw reading: one compact JSON body, no brace outside it, 200 on port 80 style GETs", async () => {
