@@ -15,13 +15,14 @@ import { median } from "./timing.ts";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const ENDPOINTS = [
-  "/timezone/Europe/London", "/timezone/America/Argentina/Salta", "/ip/8.8.8.8", "/coordinates/51.5074,-0.1278", "/timezone",
+const ENDPOINTS = (process.env.BENCH_ENDPOINTS?.split(" ") ?? [
+  "/timezone/Europe/London", "/api/timezone/Europe/London.txt", "/timezone/America/Argentina/Salta", "/ip/8.8.8.8",
+  "/ip/2001:4860:4860::8888", "/coordinates/51.5074,-0.1278", "/timezone", "/timezone/Europe", "/api", "/openapi.json",
   "/timezone/America/New_York/transitions", "/timezone/America/New_York/info",
   "/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London",
   "/timezone?q=pacific%20time", "/timezone?q=kolk", "/timezone/Europe/London?lang=de",
-  "/places?q=new%20yo", "/places?q=s&limit=50",
-];
+  "/places?q=new%20yo", "/places?q=s&limit=50", "/timezone/Europe/London/device", "/device",
+]).filter(Boolean);
 /** Linux's USER_HZ: /proc/PID/stat counts CPU time in these ticks. */
 const TICKS_PER_SECOND = 100;
 

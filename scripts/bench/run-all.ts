@@ -1,4 +1,4 @@
-// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, places, memory per worker, HTTP, the world clock, costly answers (304 vs 200, one client's CPU share), the site's map under a throttled phone profile. Builds
+// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, places, memory per worker, HTTP, the fetch handler's CPU per request in process, the world clock, costly answers (304 vs 200, one client's CPU share), the site's map under a throttled phone profile. Builds
 // generated/ first when it is missing. Timings are reported as ratios to baselines
 // measured in the same run, never asserted.
 
@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { build } from "../build.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "../paths.ts";
 import { benchCostlyAnswers } from "./costly-answers.ts";
+import { benchHandlerCpu } from "./handler-cpu.ts";
 import { benchMapLoad } from "./map-load.ts";
 import { benchHttp } from "./http.ts";
 import { benchWorldClock } from "./world-clock.ts";
@@ -39,6 +40,8 @@ console.log();
 await benchWorkerMemory(resolve(dataDir));
 console.log();
 await benchHttp(dataDir);
+console.log();
+await benchHandlerCpu(dataDir);
 console.log();
 await benchWorldClock(dataDir);
 console.log();

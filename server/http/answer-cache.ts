@@ -6,19 +6,25 @@
 // so a revalidation (If-None-Match) is answered 304 before any body is built. It lives in
 // ApiData: a reload brings a new data version, a new prefix and an empty cache.
 
-/** Bytes an entry costs beyond its body and key: the Map slot, the entry, the ETag. */
-const ENTRY_OVERHEAD = 160;
+/** Bytes an entry costs beyond its body and key: the Map slot, the entry, the ETag, its Headers. */
+const ENTRY_OVERHEAD = 512;
 
 export interface CachedAnswer {
-  body: Uint8Array;
+  /** The encoded body as a Blob: a Response shares a Blob's bytes where it copies a Uint8Array's. */
+  body: Blob;
   etag: string;
   /** What the entry counts against the budget. */
   bytes: number;
+  /** Its response headers (ETag included) for `maxAge`, made at its first answer (responses.ts). */
+  headers: Headers | null;
+  maxAge: number;
 }
 
 export class AnswerCache {
   private readonly entries = new Map<string, CachedAnswer>();
   private used = 0;
+  /** The most recently used key: a repeated query skips the move to the end. */
+  private newest: string | null = null;
 
   /** `etagPrefix`: the data version (tzdb release and build fingerprint). */
   constructor(readonly capacityBytes: number, private readonly etagPrefix: string) {}
@@ -30,7 +36,8 @@ export class AnswerCache {
 
   get(key: string): CachedAnswer | undefined {
     const entry = this.entries.get(key);
-    if (entry !== undefined) {
+    if (entry !== undefined && key !== this.newest) {
+      this.newest = key;
       // Most recently used last: a Map iterates in insertion order.
       this.entries.delete(key);
       this.entries.set(key, entry);
@@ -39,8 +46,8 @@ export class AnswerCache {
   }
 
   /** Keeps an answer if it fits the budget, dropping the least recently used ones to make room. */
-  put(key: string, etag: string, body: Uint8Array): CachedAnswer {
-    const entry = { body, etag, bytes: body.byteLength + key.length * 2 + ENTRY_OVERHEAD };
+  put(key: string, etag: string, encoded: Uint8Array): CachedAnswer {
+    const entry: CachedAnswer = { body: new Blob([encoded]), etag, bytes: encoded.byteLength + key.length * 2 + ENTRY_OVERHEAD, headers: null, maxAge: -1 };
     // An answer bigger than a quarter of the budget would flush the rest for one query: answered, not kept.
     if (entry.bytes > this.capacityBytes / 4) return entry;
     const old = this.entries.get(key);
@@ -54,6 +61,7 @@ export class AnswerCache {
       this.used -= victim.bytes;
     }
     this.entries.set(key, entry);
+    this.newest = key;
     this.used += entry.bytes;
     return entry;
   }

@@ -15,13 +15,16 @@ const encoder = new TextEncoder();
 /** `type`: a content type other than the format's (/device.csv). */
 export function cacheableAnswer(request: RouteRequest, key: string, maxAge: number, build: () => string, type?: string): Response {
   const { answers, responses } = request.data;
-  const etag = answers.etagOf(key);
+  const cached = answers.get(key);
+  // A kept answer carries its ETag: no hash of the key for a repeated query.
+  const etag = cached?.etag ?? answers.etagOf(key);
   const ifNoneMatch = request.ifNoneMatch();
   if (ifNoneMatch !== null && responses.etagMatches(ifNoneMatch, etag)) {
     request.cost = 1;
     return responses.notModified(etag, request.format, maxAge, type);
   }
-  const entry = answers.get(key) ?? answers.put(key, etag, encoder.encode(build()));
-  request.cost = costOfBody(entry.body.byteLength);
-  return responses.cacheable(entry.body, etag, request.format, request.head, maxAge, type);
+  const entry = cached ?? answers.put(key, etag, encoder.encode(build()));
+  request.cost = costOfBody(entry.body.size);
+  // `type` is part of what the key names, so one entry always has the same.
+  return responses.cachedAnswer(entry, request.format, request.head, maxAge, type);
 }

@@ -30,6 +30,8 @@ export function createFetchHandler(state: AppState): FetchHandler {
   const trust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
   // What the answer cost (routes.ts, RouteRequest.cost): one holder, the handler being synchronous.
   const spent = { cost: 1 };
+  // One RouteRequest, refilled per request (the handler is synchronous): no object or closure per request.
+  const request = new PipelineRequest(state);
   return (req, server, raw) => {
     const started = performance.now();
     const target = requestTarget(req.url);
@@ -54,7 +56,7 @@ export function createFetchHandler(state: AppState): FetchHandler {
       // Admitted while the client has a token, charged 1; the rest of an answer's cost once it is known.
       spent.cost = 1;
       decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey, 1) : null;
-      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, target, match, client, state, spent);
+      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, target, match, client, state, spent, request);
       if (decision?.allowed && spent.cost > 1) decision = state.limiter!.charge(limitKey, spent.cost - 1);
     } catch (error) {
       response = failed(error);
@@ -99,10 +101,37 @@ function finish(state: AppState, method: string, path: string, match: RouteMatch
   return response;
 }
 
+/** The RouteRequest a GET or HEAD is handed, its fields set for each request in turn (a POST, answered later, gets its own). */
+class PipelineRequest implements RouteRequest {
+  profile: RouteRequest["profile"] = "spec";
+  format: RouteRequest["format"] = "json";
+  head = false;
+  params: readonly string[] = [];
+  query = "";
+  clientAddress: string | null = null;
+  data: RouteRequest["data"];
+  clock: RouteRequest["clock"];
+  cost = 1;
+  req: Request | null = null;
+
+  constructor(state: AppState) {
+    this.data = state.data;
+    this.clock = state.clock;
+  }
+
+  ifNoneMatch(): string | null {
+    return this.req!.headers.get("if-none-match");
+  }
+
+  header(name: string): string | null {
+    return this.req!.headers.get(name);
+  }
+}
+
 /** A POST body larger than this is refused (timeapi.io's bodies are a few short strings). */
 const MAX_POST_BODY = 16 * 1024;
 
-function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState, spent: { cost: number }): Response | Promise<Response> {
+function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState, spent: { cost: number }, reused: PipelineRequest): Response | Promise<Response> {
   const { responses } = state.data;
   const method = req.method;
   const head = method === "HEAD";
@@ -119,20 +148,20 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
   if (method !== "GET" && !head && !post) return answerError(METHOD_NOT_ALLOWED(), { Allow: allowed });
   try {
     if (route !== null) {
-      const request: RouteRequest = {
-        profile: match.profile,
-        format: match.format,
-        head,
-        params: match.params,
-        query: target.query,
-        clientAddress: client,
-        ifNoneMatch: () => req.headers.get("if-none-match"),
-        header: (name) => req.headers.get(name),
-        data: state.data,
-        clock: state.clock,
-        cost: 1,
-      };
       if (post) {
+        const request: RouteRequest = {
+          profile: match.profile,
+          format: match.format,
+          head,
+          params: match.params,
+          query: target.query,
+          clientAddress: client,
+          ifNoneMatch: () => req.headers.get("if-none-match"),
+          header: (name) => req.headers.get(name),
+          data: state.data,
+          clock: state.clock,
+          cost: 1,
+        };
         const declared = Number(req.headers.get("content-length") ?? 0);
         if (!(declared <= MAX_POST_BODY)) return answerError(new HttpError("body_too_large", 413, "request body too large"));
         const contentType = req.headers.get("content-type");
@@ -145,9 +174,23 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
           throw error;
         });
       }
-      const response = route.handle(request, state);
-      spent.cost = request.cost;
-      return response;
+      reused.profile = match.profile;
+      reused.format = match.format;
+      reused.head = head;
+      reused.params = match.params;
+      reused.query = target.query;
+      reused.clientAddress = client;
+      reused.req = req;
+      reused.data = state.data; // a reload replaces the data
+      reused.clock = state.clock;
+      reused.cost = 1;
+      try {
+        const response = route.handle(reused, state);
+        spent.cost = reused.cost;
+        return response;
+      } finally {
+        reused.req = null; // no request kept alive past its answer
+      }
     }
     if (match.api) throw NOT_FOUND(); // an unknown path under /api
     return sitePage(target.path, head, () => req.headers.get("accept"), state);
@@ -168,18 +211,20 @@ function sitePage(path: string, head: boolean, accept: () => string | null, stat
   const site = state.site;
   if (site === null) {
     if (path !== "/") throw NOT_FOUND();
-    return responses.json(200, {
+    return responses.constantJson("index", () => ({
       service: "zonetime",
       tzdb: state.data.zones.tzdbVersion,
       endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/clock?zones=", "/sync?t0=", "/api/... (WorldTimeAPI profile)", "/health", "/metrics", "/openapi.json"],
-    }, "public, max-age=300", head);
+    }), "public, max-age=300", head);
   }
   const file = site.lookup(path);
   const page = file ?? (acceptsHtml(accept()) ? site.notFound : null);
   if (!page) throw NOT_FOUND();
-  const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
-  if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
-  return responses.file(page.body, file ? 200 : 404, headers, head);
+  return responses.siteFile(page, page.body, file ? 200 : 404, () => {
+    const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
+    if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
+    return headers;
+  }, head);
 }
 
 function rateLimited(state: AppState, decision: RateDecision, req: Request, target: RequestTarget, match: RouteMatch): Response {

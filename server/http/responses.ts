@@ -9,6 +9,7 @@
 
 import { ZonetimeError } from "../core/errors.ts";
 import type { Format } from "../time-object/time-object.ts";
+import type { CachedAnswer } from "./answer-cache.ts";
 import { httpDate } from "./http-date.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -31,6 +32,8 @@ export class Responses {
   private readonly errors: Record<Format, Record<string, string>>;
   private readonly cacheableHeaders = new Map<string, Record<string, string>>();
   private readonly syncHeaders: Headers;
+  private readonly constants = new Map<string, { body: Blob; headers: Headers }>();
+  private readonly siteHeaders = new WeakMap<object, { ok?: Headers; missing?: Headers }>();
 
   /** `extraHeaders` go on every response (HSTS when serving TLS). */
   constructor(tzdbVersion: string, extraHeaders: Record<string, string> = {}) {
@@ -98,10 +101,15 @@ export class Responses {
   /**
    * An answer that depends on its query and the data alone (transitions, zone info, a
    * conversion, a list of names): cacheable for `maxAge` seconds, with the ETag of its
-   * normalised query and the data version (cacheable-answer.ts).
+   * normalised query and the data version (cacheable-answer.ts). Its Headers are made once
+   * per entry and max-age, then reused: Bun copies a Headers natively, a plain object slowly.
    */
-  cacheable(body: Uint8Array, etag: string, format: Format, head: boolean, maxAge: number, type?: string): Response {
-    return answer(body, { headers: { ...this.cacheHeaders(format, maxAge, type), ETag: etag } }, head);
+  cachedAnswer(entry: CachedAnswer, format: Format, head: boolean, maxAge: number, type?: string): Response {
+    if (entry.headers === null || entry.maxAge !== maxAge) {
+      entry.headers = new Headers({ ...this.cacheHeaders(format, maxAge, type), ETag: entry.etag });
+      entry.maxAge = maxAge;
+    }
+    return answer(entry.body, { headers: entry.headers }, head);
   }
 
   /** 304: the client's copy (If-None-Match) is the current one. */
@@ -140,6 +148,19 @@ export class Responses {
   }
 
   /**
+   * A JSON document that is the same for as long as these Responses serve (/openapi.json, the
+   * API's index without a site): encoded once under `name`, its Headers made once.
+   */
+  constantJson(name: string, body: () => unknown, cacheControl: string, head: boolean): Response {
+    let made = this.constants.get(name);
+    if (made === undefined) {
+      made = { body: new Blob([JSON.stringify(body())]), headers: new Headers({ ...this.base, "Content-Type": JSON_TYPE, "Cache-Control": cacheControl }) };
+      this.constants.set(name, made);
+    }
+    return answer(made.body, { headers: made.headers }, head);
+  }
+
+  /**
    * A dialect's answer (timeapi.io, TimeZoneDB, Google): its own body, type, status and
    * cache policy, with the headers every answer carries. `chunked`: sent with
    * Transfer-Encoding: chunked in one chunk, as timeapi.io's Kestrel does (SenseCAP's
@@ -168,9 +189,21 @@ export class Responses {
     return answer(body, { headers: { ...this.base, "Content-Type": PROMETHEUS_TYPE, "Cache-Control": "no-store" } }, head);
   }
 
-  /** A file of the website, from memory; `headers` are its type, cache and (for pages) security headers. */
-  file(body: Uint8Array, status: number, headers: Record<string, string>, head: boolean): Response {
-    return answer(body, { status, headers: { ...this.base, ...headers } }, head);
+  /**
+   * A file of the website, from memory; `made` builds its headers (type, cache and, for
+   * pages, the security headers), once per file and status, kept while the file object lives.
+   */
+  siteFile(file: object, body: Uint8Array, status: number, made: () => Record<string, string>, head: boolean): Response {
+    const kept = this.siteHeaders.get(file);
+    let headers = status === 200 ? kept?.ok : kept?.missing;
+    if (headers === undefined) {
+      headers = new Headers({ ...this.base, ...made() });
+      const entry = kept ?? {};
+      if (status === 200) entry.ok = headers;
+      else entry.missing = headers;
+      this.siteHeaders.set(file, entry);
+    }
+    return answer(body, { status, headers }, head);
   }
 }
 

@@ -137,7 +137,12 @@ const OTHER_LABEL = "other";
 /** Every metrics route label: the table's, in row order, then the website's and an unknown /api path's. */
 export const ROUTE_LABELS: readonly string[] = [...new Set([...ROUTE_TABLE.map((r) => r.label), SITE_LABEL, OTHER_LABEL])];
 
-type Token = { literal: string } | { param: string; anyText: boolean };
+/** `param` null: a literal; else a parameter (`literal` ""). One shape, so the matcher's reads stay monomorphic. */
+interface Token {
+  literal: string;
+  param: string | null;
+  anyText: boolean;
+}
 
 interface CompiledRoute {
   row: RouteRow;
@@ -170,22 +175,22 @@ function compile(row: RouteRow): CompiledRoute {
   while (at < row.pattern.length) {
     const open = row.pattern.indexOf("{", at);
     if (open < 0) {
-      tokens.push({ literal: row.pattern.slice(at) });
+      tokens.push({ literal: row.pattern.slice(at), param: null, anyText: false });
       break;
     }
-    if (open > at) tokens.push({ literal: row.pattern.slice(at, open) });
+    if (open > at) tokens.push({ literal: row.pattern.slice(at, open), param: null, anyText: false });
     const close = row.pattern.indexOf("}", open);
     if (close < 0) throw new Error(`route pattern ${row.pattern}: "{" without "}"`);
     const name = row.pattern.slice(open + 1, close);
     const last = tokens[tokens.length - 1];
-    if (last !== undefined && "param" in last) throw new Error(`route pattern ${row.pattern}: two parameters need a literal between them`);
-    tokens.push(name.endsWith("*") ? { param: name.slice(0, -1), anyText: true } : { param: name, anyText: false });
+    if (last !== undefined && last.param !== null) throw new Error(`route pattern ${row.pattern}: two parameters need a literal between them`);
+    tokens.push(name.endsWith("*") ? { literal: "", param: name.slice(0, -1), anyText: true } : { literal: "", param: name, anyText: false });
     at = close + 1;
   }
   const only = tokens.length === 1 ? tokens[0]! : null;
   const first = firstSegment(row.pattern);
   return {
-    row, tokens, exact: only !== null && "literal" in only ? only.literal : null, label: ROUTE_LABELS.indexOf(row.label),
+    row, tokens, exact: only !== null && only.param === null ? only.literal : null, label: ROUTE_LABELS.indexOf(row.label),
     family: { spec: first, wta: `${API_PREFIX}${first}` },
     caseless: row.caseless === true,
   };
@@ -201,12 +206,12 @@ function matchTokens(route: CompiledRoute, path: string, source = path): readonl
   let at = 0;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
-    if ("literal" in token) {
+    if (token.param === null) {
       if (!path.startsWith(token.literal, at)) return null;
       at += token.literal.length;
       continue;
     }
-    const next = tokens[i + 1] as { literal: string } | undefined;
+    const next = tokens[i + 1];
     let end: number;
     if (next === undefined) end = path.length;
     else if (token.anyText && i + 2 === tokens.length) end = path.endsWith(next.literal) ? path.length - next.literal.length : -1;
@@ -242,6 +247,33 @@ export interface RouteMatch {
 }
 
 const COMPILED = ROUTE_TABLE.map(compile);
+
+/**
+ * The rows a path can match, by its first segment and profile, in table order: the rows
+ * under that segment and those with no literal first segment. One Map lookup instead of
+ * trying every row. A row whose first segment runs into a parameter (`/x{y}`) could match
+ * a longer segment, a raw row sees another path and a caseless row any letter case, so
+ * those are tried for every path.
+ */
+function candidates(): Record<Profile, { bySegment: Map<string, CompiledRoute[]>; any: CompiledRoute[] }> {
+  const make = (profile: Profile) => {
+    const eligible = COMPILED.filter((r) => !(r.row.on === "raw" && profile === "wta") && !(r.row.only === "wta" && profile !== "wta"));
+    const segmentOf = (r: CompiledRoute) => {
+      const first = firstSegment(r.row.pattern);
+      // A raw row matches the path as sent (`.txt` and a trailing slash kept): tried for every path, by one comparison when exact.
+      return first !== "" && r.row.on !== "raw" && !r.caseless && r.row.pattern.charCodeAt(first.length) !== 123 /* { */ ? first : "";
+    };
+    const any = eligible.filter((r) => segmentOf(r) === "");
+    const bySegment = new Map<string, CompiledRoute[]>();
+    for (const r of eligible) {
+      const first = segmentOf(r);
+      if (first !== "" && !bySegment.has(first)) bySegment.set(first, eligible.filter((o) => segmentOf(o) === first || segmentOf(o) === ""));
+    }
+    return { bySegment, any };
+  };
+  return { spec: make("spec"), wta: make("wta") } as Record<Profile, { bySegment: Map<string, CompiledRoute[]>; any: CompiledRoute[] }>;
+}
+const CANDIDATES = candidates();
 const SITE = ROUTE_LABELS.indexOf(SITE_LABEL);
 const OTHER = ROUTE_LABELS.indexOf(OTHER_LABEL);
 const SLASH = 47;
@@ -280,10 +312,12 @@ export function matchRoute(rawPath: string): RouteMatch {
   }
   if (path.length > 1 && path.charCodeAt(path.length - 1) === SLASH) path = path.slice(0, -1);
   let lower: string | null = null;
-  for (const route of COMPILED) {
+  const slash = path.indexOf("/", 1);
+  const table = CANDIDATES[profile];
+  const rows = table.bySegment.get(slash < 0 ? path : path.slice(0, slash)) ?? table.any;
+  for (let i = 0; i < rows.length; i++) {
+    const route = rows[i]!;
     const raw = route.row.on === "raw";
-    if (raw && profile === "wta") continue;
-    if (route.row.only === "wta" && profile !== "wta") continue;
     if (route.caseless) {
       if (format === "text") continue;
       lower ??= asciiLower(path);

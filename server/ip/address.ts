@@ -142,9 +142,15 @@ export function formatIpv6(groups: Uint16Array): string {
     }
     i = j;
   }
-  const hex = (from: number, to: number) => Array.from(groups.subarray(from, to), (g) => g.toString(16)).join(":");
-  if (bestStart < 0) return hex(0, 8);
-  return `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`;
+  if (bestStart < 0) return hexGroups(groups, 0, 8);
+  return `${hexGroups(groups, 0, bestStart)}::${hexGroups(groups, bestStart + bestLength, 8)}`;
+}
+
+/** Groups [from, to) in hex joined by ":" (a loop: no array, view or closure per call, it runs on every /ip). */
+function hexGroups(groups: Uint16Array, from: number, to: number): string {
+  let text = "";
+  for (let i = from; i < to; i++) text += i === from ? groups[i]!.toString(16) : `:${groups[i]!.toString(16)}`;
+  return text;
 }
 
 export function formatIp(address: IpAddress): string {

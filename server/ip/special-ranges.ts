@@ -55,6 +55,12 @@ function ipv6Reason(g: Uint16Array): string | null {
 
 const last32 = (g: Uint16Array) => g[6]! * 65536 + g[7]!;
 
+/** Groups [from, to) all zero (an index loop: no view or closure per /ip request). */
+function zeros(g: Uint16Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (g[i] !== 0) return false;
+  return true;
+}
+
 function ipv4Key(value: number): LookupKey {
   const reason = ipv4Reason(value);
   return reason ? { version: 0, reason } : { version: 4, value };
@@ -64,9 +70,8 @@ function ipv4Key(value: number): LookupKey {
 export function lookupKey(address: IpAddress): LookupKey {
   if (address.version === 4) return ipv4Key(address.value);
   const g = address.groups;
-  const zeros = (from: number, to: number) => g.subarray(from, to).every((x) => x === 0);
-  if (zeros(0, 5) && g[5] === 0xffff) return ipv4Key(last32(g)); // ::ffff:0:0/96, IPv4-mapped
-  if (g[0] === 0x0064 && g[1] === 0xff9b && zeros(2, 6)) return ipv4Key(last32(g)); // 64:ff9b::/96, NAT64
+  if (zeros(g, 0, 5) && g[5] === 0xffff) return ipv4Key(last32(g)); // ::ffff:0:0/96, IPv4-mapped
+  if (g[0] === 0x0064 && g[1] === 0xff9b && zeros(g, 2, 6)) return ipv4Key(last32(g)); // 64:ff9b::/96, NAT64
   if (g[0] === 0x2002) return ipv4Key(g[1]! * 65536 + g[2]!); // 2002::/16, 6to4
   if (g[0] === 0x2001 && g[1] === 0) return ipv4Key((~last32(g)) >>> 0); // 2001::/32, Teredo: inverted client address
   const reason = ipv6Reason(g);

@@ -102,7 +102,7 @@ describe("the answer cache", () => {
     expect(cache.usedBytes).toBeLessThanOrEqual(100_000);
     expect(cache.size).toBe(9);
     expect(cache.get("k0")).toBeUndefined();
-    expect(cache.get("k49")?.body.byteLength).toBe(10_000);
+    expect(cache.get("k49")?.body.size).toBe(10_000);
     cache.get("k41"); // used: now the newest
     cache.put("x", cache.etagOf("x"), body(10_000));
     expect(cache.get("k41")).toBeDefined();
