@@ -29,6 +29,16 @@ export function engineRun(engine: ContainerEngine, args: string[], options: { in
   return { ok: r.exitCode === 0, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
 
+/**
+ * `engine args...` without blocking the event loop: what a test needs while it also drives
+ * load from the same process (engineRun freezes every socket of the caller until it returns).
+ */
+export async function engineRunAsync(engine: ContainerEngine, args: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
+  const child = Bun.spawn([engine.path, ...args], { env: engine.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { ok: code === 0, stdout, stderr };
+}
+
 /** True when the engine has an image by that name locally. */
 export function hasImage(engine: ContainerEngine, name: string): boolean {
   return engineRun(engine, ["image", "inspect", "--format", "{{.Id}}", name]).ok;

@@ -4,7 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { containerEngine, engineRun, type ContainerEngine } from "../../scripts/image/container-engine.ts";
+import { containerEngine, engineRun, engineRunAsync, type ContainerEngine } from "../../scripts/image/container-engine.ts";
 import { ROOT } from "./test-server.ts";
 
 export const MANIFEST = join(ROOT, "server", "deploy", "kubernetes.yaml");
@@ -75,4 +75,4 @@ export function runContainer(engine: ContainerEngine, image: string, flags: stri
   };
 }
 
-export { containerEngine, engineRun };
+export { containerEngine, engineRun, engineRunAsync };
