@@ -13,10 +13,12 @@
 //   and runs when GO_SDK_CLIENT names that binary.
 // - Java: googlemaps/google-maps-services-java, `GeoApiContext.Builder().baseUrlOverride()`,
 //   compiled with javac against Debian's jars (libokhttp-java, libgoogle-gson-java,
-//   libopencensus-java, libslf4j-java, libjetbrains-annotations-java). Not compiled: the App
-//   Engine handler (Gae*.java, compileOnly upstream). Changed: one line of the POST path
-//   (OkHttpRequestHandler.handlePost), which the Time Zone call never takes, because OkHttp 4's
-//   RequestBody.create(String, MediaType) is OkHttp 3.13's create(MediaType, String).
+//   libopencensus-java, libslf4j-java, libjetbrains-annotations-java), unmodified, at
+//   JAVA_SDK_COMMIT: the newest commit that compiles against Debian's OkHttp 3.13. The next one
+//   (74dee5d3, "update gradle and build dependencies") moved to OkHttp 4's
+//   RequestBody.create(String, MediaType); from there to the mirror's HEAD src/main/ differs
+//   only in that line (the POST path, which the Time Zone call never takes) and javadoc. Not
+//   compiled: the App Engine handler (Gae*.java, compileOnly upstream).
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
@@ -27,6 +29,7 @@ import { mirrorCheckout, mirrorRepo, npmInstall, skipMessage } from "../../suppo
 
 const PYTHON_SDK = "googlemaps/google-maps-services-python";
 const JAVA_SDK = "googlemaps/google-maps-services-java";
+const JAVA_SDK_COMMIT = "71444e940bb4a761fc129e77d23a147a72698bbc";
 const JAVA_JARS = ["okhttp", "okio", "gson", "opencensus-api", "slf4j-api", "grpc-context", "org.jetbrains.annotations-java8"].map((jar) => `/usr/share/java/${jar}.jar`);
 const GO_CLIENT = process.env.GO_SDK_CLIENT ?? null;
 
@@ -113,18 +116,14 @@ print(json.dumps(out))
     const java = requireTool("java");
     for (const jar of JAVA_JARS) if (!existsSync(jar)) throw new Error(`${jar} is missing: run scripts/bootstrap.sh --test`);
     const dir = mirrorCheckout(JAVA_SDK);
-    const handler = `${dir}/src/main/java/com/google/maps/OkHttpRequestHandler.java`;
-    const source = await Bun.file(handler).text();
-    const changed = source.replace("RequestBody.create(payload, JSON)", "RequestBody.create(JSON, payload)");
-    expect(changed).not.toBe(source);
-    await Bun.write(handler, changed);
+    expect(Bun.spawnSync(["git", "-C", dir, "checkout", "-q", JAVA_SDK_COMMIT]).exitCode).toBe(0);
     const files = [...new Bun.Glob("src/main/java/**/*.java").scanSync({ cwd: dir })].filter((f) => !/\/Gae[^/]*\.java$/.test(f)).map((f) => `${dir}/${f}`);
     // The driver: what an app does with the SDK, one line per point (TimeZoneApi sends timestamp=0 and reads timeZoneId).
     await Bun.write(`${dir}/driver/Driver.java`, `import com.google.maps.*; import com.google.maps.model.LatLng; import com.google.maps.errors.ApiException;
 public class Driver { public static void main(String[] a) throws Exception {
   GeoApiContext ctx = new GeoApiContext.Builder().apiKey("AIzaAnyKeyWorks").baseUrlOverride(a[0]).maxRetries(0).build();
   for (int i = 1; i + 1 < a.length; i += 2) System.out.println(TimeZoneApi.getTimeZone(ctx, new LatLng(Double.parseDouble(a[i]), Double.parseDouble(a[i + 1]))).await().getID());
-  try { TimeZoneApi.getTimeZone(ctx, new LatLng(95, 0)).await(); System.out.println("no error"); } catch (ApiException e) { System.out.println(e.getClass().getSimpleName()); }
+  try { TimeZoneApi.getTimeZone(ctx, new LatLng(95, 0)).await(); System.out.println("no error"); } catch (ApiException e) { System.out.println(e.getClass().getSimpleName() + ": " + e.getMessage()); }
   ctx.shutdown(); } }`);
     const classpath = JAVA_JARS.join(":");
     const build = Bun.spawnSync([javac, "-nowarn", "-d", `${dir}/classes`, "-cp", classpath, ...files, `${dir}/driver/Driver.java`], { stderr: "pipe" });
@@ -134,6 +133,9 @@ public class Driver { public static void main(String[] a) throws Exception {
     const [out] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
     const lines = out.trim().split("\n");
     for (const [i, [lat, lng]] of points.entries()) expect({ lat, id: lines[i] }).toEqual({ lat, id: (await expected(lat, lng, 0)).timeZoneId });
-    expect(lines[points.length]).toBe("InvalidRequestException");
+    // The three fields it reads: status (as the exception's class), errorMessage (its message), timeZoneId.
+    const refusal = (await (await fetch(`${server.url}/maps/api/timezone/json?location=95.00000000,0.00000000&timestamp=0&key=AIzaAnyKeyWorks`)).json()) as { status: string; errorMessage: string };
+    expect(refusal.status).toBe("INVALID_REQUEST");
+    expect(lines[points.length]).toBe(`InvalidRequestException: ${refusal.errorMessage}`);
   }, 120_000);
 });
