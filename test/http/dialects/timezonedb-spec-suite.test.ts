@@ -17,8 +17,10 @@
 //   4. The two tests whose stub stood for a failure get a request that really fails: the
 //      FAILED one asks for an unknown zone; the "request throws" one keeps the spec's own
 //      made-up base path /v9.9, which we answer with a 404 (got throws, as the stub did).
-//   5. Run without --bail (to count every test) and with TS_NODE_TRANSPILE_ONLY: a SinonSpy
-//      is not assignable to the SinonStub-typed field, a compile-time matter only.
+//   5. Run without --bail (to count every test), with mocha's timeout raised from 2 s to 20 s
+//      (real requests on a loaded 2-core machine, where the stubs answered in-process), and
+//      with TS_NODE_TRANSPILE_ONLY: a SinonSpy is not assignable to the SinonStub-typed
+//      field, a compile-time matter only.
 // request.spec.ts asks for http and https on the one port; a small demultiplexer on that port
 // hands TLS handshakes to our HTTPS server and the rest to our HTTP server.
 
@@ -117,7 +119,7 @@ describe("npm timezonedb's own spec suite", () => {
 
     // mocha.opts without --bail, the JSON reporter to count.
     const run = Bun.spawn([node, "node_modules/.bin/mocha", "--require", "ts-node/register", "--require", "source-map-support/register", "--ui", "mocha-typescript",
-      "--full-trace", "--reporter", "json", "src/**/*.spec.ts"], {
+      "--full-trace", "--timeout", "20000", "--reporter", "json", "src/**/*.spec.ts"], {
       cwd: dir, stdout: "pipe", stderr: "pipe",
       env: { ...process.env, TS_NODE_TRANSPILE_ONLY: "true", NODE_EXTRA_CA_CERTS: ca, TZDB_API_HOST: "127.0.0.1", TZDB_API_PORT: String(port) },
     });
