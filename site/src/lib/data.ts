@@ -38,9 +38,22 @@ for (const zone of getTimeZones({ includeUtc: true })) {
 }
 export const placeOf = (name: string) => places.get(name) ?? null;
 
-// The zone pages' data is the build's own shape (a type import: nothing of scripts/ runs here).
-import type { ZonePageData } from "../../../scripts/site/zone-pages-data.ts";
-export type { ChartChange, ZonePageData } from "../../../scripts/site/zone-pages-data.ts";
+// The shape of zone-pages.json as scripts/site/zone-pages-data.ts writes it, restated here:
+// site/ reads only what the build publishes, never scripts/ (test/architecture).
+export type ChartChange = [at: number, utoff: number, dst: 0 | 1, abbr: number, wall: -1 | 0 | 1];
+export interface ZonePageData {
+  zone: string;
+  links: readonly string[];
+  countries: { code: string; name: string }[];
+  location: { latitude: number; longitude: number; comment: string } | null;
+  posix: string | null;
+  posixFrom: number | null;
+  from: number;
+  to: number;
+  abbrs: string[];
+  start: [number, 0 | 1, number];
+  changes: ChartChange[];
+}
 /** Per name its zone, and per zone what its page shows (scripts/site/zone-pages-data.ts). */
 export const zonePages = read<{ names: Record<string, string>; zones: Record<string, ZonePageData> }>("zone-pages.json");
 /** The world map's TopoJSON, as the build compiled it (scripts/site/zone-map.ts). */
