@@ -1,0 +1,101 @@
+// Constant answers that Bun sends natively (server/http/native-answers.ts): the same bytes
+// and headers the fetch handler gives, 304 for the ETag, only where no query changes the
+// answer, taken away while draining, made again on reload, and not at all when a rate
+// limit or the access log needs to see every request.
+
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startServer, type Service } from "../../server/process/service.ts";
+import { constantPaths } from "../../server/http/native-answers.ts";
+import { createFetchHandler } from "../../server/http/handler.ts";
+import { testConfig, testSiteDir } from "../support/test-server.ts";
+
+const withoutDate = (r: Response) => [...r.headers].filter(([k]) => k !== "date").sort();
+
+/** Requests per route label that /metrics counted: natively sent answers are not among them. */
+async function counted(url: string, route: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return [...text.matchAll(new RegExp(`^zonetime_requests_total\\{route="${route}",status="200"\\} (\\d+)$`, "gm"))].reduce((n, m) => n + Number(m[1]), 0);
+}
+
+describe("without a rate limit: sent by Bun", () => {
+  let service: Service;
+  let url: string;
+  let site: string;
+  beforeAll(async () => {
+    site = mkdtempSync(join(tmpdir(), "zonetime-native-site-"));
+    cpSync(await testSiteDir(), site, { recursive: true });
+    service = await startServer(await testConfig({ RATE_LIMIT: "off", SITE_DIR: site, DRAIN_GRACE_MS: "1500", DRAIN_SECONDS: "3" }), { reusePort: false });
+    url = `http://127.0.0.1:${service.server.port}`;
+  }, 120_000);
+  afterAll(() => service?.server.stop(true));
+
+  test("every constant path: the handler's own bytes and headers, HEAD alike, 304 for its ETag", async () => {
+    const paths = constantPaths(service.state);
+    expect(paths).toContain("/openapi.json");
+    expect(paths).toContain("/api/timezone/Europe.txt");
+    expect(paths).toContain("/docs/");
+    expect(paths).not.toContain("/timezone"); // the spec list answers ?q= and ?country=
+    const inProcess = createFetchHandler(service.state, { counted: false });
+    for (const path of paths) {
+      const native = await fetch(`${url}${path}`);
+      const made = (await inProcess(new Request(`${url}${path}`), null)) as Response;
+      expect({ path, body: Buffer.from(await native.arrayBuffer()).equals(Buffer.from(await made.arrayBuffer())) }).toEqual({ path, body: true });
+      // The same request with a header Bun's static route does not look at, made by the handler in JS:
+      // HEAD goes through the handler; its headers must be GET's.
+      const head = await fetch(`${url}${path}`, { method: "HEAD" });
+      expect({ path, status: head.status }).toEqual({ path, status: native.status });
+      expect({ path, headers: withoutDate(head) }).toEqual({ path, headers: withoutDate(native) });
+      const etag = native.headers.get("etag");
+      expect({ path, etag: etag !== null }).toEqual({ path, etag: true });
+      const again = await fetch(`${url}${path}`, { headers: { "If-None-Match": etag! } });
+      expect({ path, status: again.status }).toEqual({ path, status: 304 });
+    }
+  }, 120_000);
+
+  test("natively sent: not counted in /metrics; a query never changes what a constant path answers", async () => {
+    const before = await counted(url, "timezone_list");
+    for (let i = 0; i < 5; i++) expect((await fetch(`${url}/api/timezone`)).status).toBe(200);
+    expect(await counted(url, "timezone_list")).toBe(before);
+    const list = await (await fetch(`${url}/api/timezone`)).text();
+    expect(await (await fetch(`${url}/api/timezone?callback=x&q=ist`)).text()).toBe(list);
+    // The spec list keeps its query: ?q= is a search, not the list.
+    expect(await (await fetch(`${url}/timezone?q=ist`)).json()).toContain("Asia/Kolkata");
+    expect(((await (await fetch(`${url}/timezone?q=ist`)).json()) as string[]).length).toBeLessThan(10);
+  });
+
+  test("a reload (SIGHUP) swaps the native answers for the new site's", async () => {
+    const page = join(site, "docs", "index.html");
+    const marked = readFileSync(page, "utf8").replace("</body>", "<!-- reloaded --></body>");
+    writeFileSync(page, marked);
+    expect(await service.reload()).toBe(true);
+    expect(await (await fetch(`${url}/docs/`)).text()).toBe(marked);
+  });
+
+  test("while draining, a constant answer goes through the handler and says Connection: close", async () => {
+    const drained = service.drain();
+    await Bun.sleep(200); // inside DRAIN_GRACE_MS: still listening
+    const r = await fetch(`${url}/openapi.json`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("connection")).toBe("close");
+    await drained;
+  }, 30_000);
+});
+
+describe("with a rate limit: every answer through the handler", () => {
+  let service: Service;
+  let url: string;
+  beforeAll(async () => {
+    service = await startServer(await testConfig({ RATE_LIMIT: "100/60s" }), { reusePort: false });
+    url = `http://127.0.0.1:${service.server.port}`;
+  }, 60_000);
+  afterAll(() => service?.server.stop(true));
+
+  test("a constant answer is counted in /metrics", async () => {
+    const before = await counted(url, "timezone_list");
+    for (let i = 0; i < 3; i++) expect((await fetch(`${url}/api/timezone`)).status).toBe(200);
+    expect(await counted(url, "timezone_list")).toBe(before + 3);
+  });
+});
