@@ -1,16 +1,14 @@
 // Constant answers that Bun sends natively (server/http/native-answers.ts): the same bytes
 // and headers the fetch handler gives, 304 for the ETag, only where no query changes the
 // answer, taken away while draining, made again on reload, and not at all when a rate
-// limit or the access log needs to see every request.
+// limit or the access log needs to see every request. The site's files stay with the handler.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { startServer, type Service } from "../../server/process/service.ts";
 import { constantPaths } from "../../server/http/native-answers.ts";
 import { createFetchHandler } from "../../server/http/handler.ts";
-import { testConfig, testSiteDir } from "../support/test-server.ts";
+import { loadData } from "../../server/process/load-data.ts";
+import { testConfig, testDataDir, testSiteDir } from "../support/test-server.ts";
 
 const withoutDate = (r: Response) => [...r.headers].filter(([k]) => k !== "date").sort();
 
@@ -23,11 +21,8 @@ async function counted(url: string, route: string): Promise<number> {
 describe("without a rate limit: sent by Bun", () => {
   let service: Service;
   let url: string;
-  let site: string;
   beforeAll(async () => {
-    site = mkdtempSync(join(tmpdir(), "zonetime-native-site-"));
-    cpSync(await testSiteDir(), site, { recursive: true });
-    service = await startServer(await testConfig({ RATE_LIMIT: "off", SITE_DIR: site, DRAIN_GRACE_MS: "1500", DRAIN_SECONDS: "3" }), { reusePort: false });
+    service = await startServer(await testConfig({ RATE_LIMIT: "off", SITE_DIR: await testSiteDir(), DRAIN_GRACE_MS: "1500", DRAIN_SECONDS: "3" }), { reusePort: false });
     url = `http://127.0.0.1:${service.server.port}`;
   }, 120_000);
   afterAll(() => service?.server.stop(true));
@@ -36,7 +31,7 @@ describe("without a rate limit: sent by Bun", () => {
     const paths = constantPaths(service.state);
     expect(paths).toContain("/openapi.json");
     expect(paths).toContain("/api/timezone/Europe.txt");
-    expect(paths).toContain("/docs/");
+    expect(paths).not.toContain("/docs/"); // the site's files: one copy of each, the handler's
     expect(paths).not.toContain("/timezone"); // the spec list answers ?q= and ?country=
     const inProcess = createFetchHandler(service.state, { counted: false });
     for (const path of paths) {
@@ -66,12 +61,20 @@ describe("without a rate limit: sent by Bun", () => {
     expect(((await (await fetch(`${url}/timezone?q=ist`)).json()) as string[]).length).toBeLessThan(10);
   });
 
-  test("a reload (SIGHUP) swaps the native answers for the new site's", async () => {
-    const page = join(site, "docs", "index.html");
-    const marked = readFileSync(page, "utf8").replace("</body>", "<!-- reloaded --></body>");
-    writeFileSync(page, marked);
-    expect(await service.reload()).toBe(true);
-    expect(await (await fetch(`${url}/docs/`)).text()).toBe(marked);
+  test("a reload (SIGHUP) makes the native answers again from the new tables", async () => {
+    const before = await fetch(`${url}/api/timezone`);
+    // A new data version (another build time in the manifest) gives every answer a new ETag.
+    const dataDir = await testDataDir();
+    expect(await service.reload(async () => {
+      const tables = await loadData(dataDir);
+      return { ...tables, manifest: { ...tables.manifest!, builtAt: "2099-01-01T00:00:00.000Z" } };
+    })).toBe(true);
+    const after = await fetch(`${url}/api/timezone`);
+    expect(after.status).toBe(200);
+    expect(await after.text()).toBe(await before.text());
+    expect(after.headers.get("etag")).not.toBe(before.headers.get("etag"));
+    const made = (await createFetchHandler(service.state, { counted: false })(new Request(`${url}/api/timezone`), null)) as Response;
+    expect(after.headers.get("etag")).toBe(made.headers.get("etag"));
   });
 
   test("while draining, a constant answer goes through the handler and says Connection: close", async () => {
