@@ -16,11 +16,14 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ENDPOINTS = (process.env.BENCH_ENDPOINTS?.split(" ") ?? [
   "/timezone/Europe/London", "/api/timezone/Europe/London.txt", "/timezone/America/Argentina/Salta", "/ip/8.8.8.8",
-  "/ip/2001:4860:4860::8888", "/coordinates/51.5074,-0.1278", "/timezone", "/timezone/Europe", "/api", "/openapi.json",
+  "/ip/2001:4860:4860::8888", "/coordinates/51.5074,-0.1278", "/timezone", "/timezone/Europe", "/api/timezone", "/api", "/openapi.json",
   "/timezone/America/New_York/transitions", "/timezone/America/New_York/info",
   "/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London",
   "/timezone?q=pacific%20time", "/timezone?q=kolk", "/timezone/Europe/London?lang=de",
   "/places?q=new%20yo", "/places?q=s&limit=50", "/timezone/Europe/London/device", "/device",
+  "/clock?zones=Europe/London,Asia/Tokyo,America/New_York", "/sync?t0=1700000000000",
+  "/api/Time/current/zone?timeZone=Europe/London", "/api/v1/time/current/zone?timezone=Europe/London",
+  "/v2.1/get-time-zone?by=zone&zone=Europe/London&format=json", "/maps/api/timezone/json?location=51.5,-0.12&timestamp=1700000000",
 ]).filter(Boolean);
 
 interface Run {
