@@ -91,9 +91,11 @@ function synFilterProgram(): Uint8Array | null {
   return synFilter;
 }
 
-function attachSynFilter(sys: SocketCalls, fd: number): boolean {
+/** 0 once attached, else the errno (-1: no program). */
+function attachSynFilter(sys: SocketCalls, fd: number): number {
   const fprog = synFilterProgram();
-  return fprog !== null && sys.setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, fprog, SOCK_FPROG_BYTES) === 0;
+  if (fprog === null) return -1;
+  return sys.setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, fprog, SOCK_FPROG_BYTES) === 0 ? 0 : sys.errno();
 }
 
 export interface ListenerGate {
@@ -101,6 +103,8 @@ export interface ListenerGate {
   readonly listeners: number;
   /** How: a SYN filter on each listener, or a sink queue beside it (ops/syn-sink.ts). */
   readonly by: "filter" | "sink";
+  /** Why not the filter, when a sink stands in: the errno setsockopt gave (1: EPERM). */
+  readonly filterErrno?: number;
   /** Connections the kernel has queued for these listeners and the service has not accepted yet. */
   queued(): number;
   /** Resolves once the queues stayed empty for `settleMs`, or after `maxMs`; tells how long it took. */
@@ -127,20 +131,24 @@ export function gateListeners(ports: readonly number[], options: { alone?: boole
   }
   let by: ListenerGate["by"] = "filter";
   const sinks: SynSink[] = [];
-  let gated = fds.filter((fd) => attachSynFilter(sys, fd));
+  const errnos = fds.map((fd) => attachSynFilter(sys, fd));
+  let gated = fds.filter((_, i) => errnos[i] === 0);
+  const filterErrno = errnos.find((e) => e !== 0);
   if (gated.length < fds.length && options.alone) {
     by = "sink";
-    gated = fds.filter((fd) => {
+    gated = gated.concat(fds.filter((fd, i) => {
+      if (errnos[i] === 0) return false; // filtered already
       const sink = sinkNewConnections(sys, fd, (f) => listenerBacklog(sys, f));
       if (sink) sinks.push(sink);
       return sink !== null;
-    });
+    }));
   }
   if (gated.length === 0) return null;
   const queued = () => gated.reduce((n, fd) => n + (listenerBacklog(sys, fd) ?? 0), 0);
   return {
     listeners: gated.length,
     by,
+    ...(by === "sink" ? { filterErrno } : {}),
     release: () => {
       for (const sink of sinks.splice(0)) sink.release();
     },

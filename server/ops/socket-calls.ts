@@ -60,6 +60,7 @@ export function socketCalls(): SocketCalls | null {
 }
 
 export const SOL_SOCKET = 1;
+export const SO_REUSEADDR = 2;
 export const SO_REUSEPORT = 15;
 export const SO_ATTACH_FILTER = 26;
 export const SO_ATTACH_REUSEPORT_CBPF = 51;

@@ -22,7 +22,7 @@
 // above 1) the program would steer their connections too.
 
 import {
-  AF_INET, AF_INET6, IPPROTO_IPV6, IPV6_V6ONLY, SO_ATTACH_REUSEPORT_CBPF, SO_REUSEPORT, SOCK_CLOEXEC, SOCK_FPROG_BYTES,
+  AF_INET, AF_INET6, IPPROTO_IPV6, IPV6_V6ONLY, SO_ATTACH_REUSEPORT_CBPF, SO_REUSEADDR, SO_REUSEPORT, SOCK_CLOEXEC, SOCK_FPROG_BYTES,
   SOCK_NONBLOCK, SOCK_STREAM, SOL_SOCKET, intOption, nativeProgram, type BpfInstruction, type SocketCalls,
 } from "./socket-calls.ts";
 
@@ -114,6 +114,9 @@ export function sinkNewConnections(sys: SocketCalls, fd: number, queued: (fd: nu
       if (sys.getsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, v6only, new Uint32Array([4])) !== 0) return fail();
       if (sys.setsockopt(sink, IPPROTO_IPV6, IPV6_V6ONLY, v6only, 4) !== 0) return fail();
     }
+    // SO_REUSEADDR as Bun's listener has it: the port's accepted and closing connections
+    // (in its bind bucket, without SO_REUSEPORT) would otherwise make the bind conflict.
+    if (sys.setsockopt(sink, SOL_SOCKET, SO_REUSEADDR, intOption(1), 4) !== 0) return fail();
     if (sys.setsockopt(sink, SOL_SOCKET, SO_REUSEPORT, intOption(1), 4) !== 0) return fail();
     if (sys.bind(sink, address, address.length) !== 0) return fail();
     // The filler's own port first, so that the program can name it before it connects.

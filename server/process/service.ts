@@ -216,7 +216,7 @@ export async function startServer(
       logEvent("stopped", {
         worker: state.workerId,
         outcome,
-        acceptQueue: acceptQueue ? { listeners: gate!.listeners, by: gate!.by, waitedMs: Math.round(acceptQueue.waitedMs), emptied: acceptQueue.empty } : "not gated",
+        acceptQueue: acceptQueue ? { listeners: gate!.listeners, by: gate!.by, filterErrno: gate!.filterErrno, waitedMs: Math.round(acceptQueue.waitedMs), emptied: acceptQueue.empty } : "not gated",
       });
     },
     reload(load) {
