@@ -14,7 +14,7 @@
 //   when missing, and removed again afterwards if this test made them.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Subprocess } from "bun";
 import { buildImage } from "../../scripts/image/build-image.ts";
@@ -67,6 +67,15 @@ function clientInNamespace(script: string): any {
   return JSON.parse(r.stdout);
 }
 
+/** Each project container's state and the end of its log: what a failure needs to be understood. */
+function diagnostics(): string {
+  return projectContainers().map((name) => {
+    const state = engineRun(engine!, ["inspect", "--format", "{{.State.Status}} exit {{.State.ExitCode}} restarts {{.RestartCount}}", name]).stdout.trim();
+    const logs = engineRun(engine!, ["logs", "--tail", "15", name]);
+    return `--- ${name}: ${state}\n${logs.stdout}${logs.stderr}`;
+  }).join("\n");
+}
+
 const projectContainers = () => engineRun(engine!, ["ps", "-a", "--filter", `label=io.podman.compose.project=${PROJECT}`, "--format", "{{.Names}}"]).stdout.split("\n").filter(Boolean);
 
 beforeAll(() => {
@@ -75,8 +84,10 @@ beforeAll(() => {
     if (timed(`stand-in ${image}`, () => ensureServiceImage(engine!, image))) madeImages.push(image);
   }
   holder = Bun.spawn(["unshare", "--net", "sleep", "infinity"], { stdout: "ignore", stderr: "inherit" });
-  for (const deadline = Date.now() + 5000; readFileSync(`/proc/${holder.pid}/cmdline`, "utf8").startsWith("unshare"); Bun.sleepSync(10)) {
-    if (Date.now() > deadline) throw new Error("unshare did not start");
+  // Until unshare has run, the child is still in this namespace: wait for its own.
+  const ours = readlinkSync("/proc/self/ns/net");
+  for (const deadline = Date.now() + 5000; readlinkSync(`/proc/${holder.pid}/ns/net`) === ours; Bun.sleepSync(10)) {
+    if (Date.now() > deadline) throw new Error("unshare --net did not make a namespace");
   }
   for (const argv of [["ip", "link", "set", "lo", "up"], ["ip", "addr", "add", `${CLIENT}/32`, "dev", "lo"]]) {
     const r = inNamespace(argv);
@@ -115,24 +126,34 @@ describe("compose.yaml, as shipped", () => {
         await Bun.sleep(200);
       }
       console.log(JSON.stringify(states));`);
+    if (ready.some((s: string) => s !== "up")) console.error(diagnostics());
     expect(ready).toEqual(replicas.map(() => "up"));
 
     // limit + 20 requests from one client through nginx (round-robin over the two replicas).
     const result = clientInNamespace(`
       const statuses = [];
       for (let i = 0; i < ${limit + 20}; i++) statuses.push((await fetch("http://${CLIENT}:${nginxPort}/timezone/UTC")).status);
-      const served = [];
+      const served = [], fallbacks = [];
       for (const port of ${JSON.stringify(replicaPorts)}) {
         const metrics = await (await fetch("http://127.0.0.1:" + port + "/metrics")).text();
         served.push(Number(/^zonetime_requests_total\\{route="timezone",status="200"\\} (\\d+)/m.exec(metrics)?.[1] ?? 0));
+        fallbacks.push(Number(/^zonetime_rate_store_fallbacks_total (\\d+)/m.exec(metrics)![1]));
       }
-      console.log(JSON.stringify({ statuses, served }));`);
+      console.log(JSON.stringify({ statuses, served, fallbacks }));`);
+    const sent = limit + 20;
     const allowed = result.statuses.filter((s: number) => s === 200).length;
-    console.log(`compose: ${allowed} of ${limit + 20} allowed through nginx (RATE_LIMIT ${limit}/60s); 200s by replica ${JSON.stringify(result.served)}`);
+    const fallbacks = result.fallbacks.reduce((a: number, b: number) => a + b, 0);
+    console.log(`compose: ${allowed} of ${sent} allowed through nginx (RATE_LIMIT ${limit}/60s); 200s by replica ${JSON.stringify(result.served)}; store fallbacks ${fallbacks}`);
     expect(result.statuses.filter((s: number) => s !== 200 && s !== 429)).toEqual([]);
-    expect(allowed).toBe(limit); // per-replica limits would have allowed all of them
+    // Redis decides each request; one it did not answer within the few-millisecond budget
+    // (a busy machine) is decided by that replica's own limiter, which allows it and counts
+    // a fallback (Redis may still have counted it). Per-replica limits alone would have
+    // allowed all of them.
+    expect(sent - fallbacks).toBeGreaterThanOrEqual(limit); // Redis saw enough to run out
+    expect(allowed).toBeGreaterThanOrEqual(limit);
+    expect(allowed).toBeLessThanOrEqual(limit + fallbacks);
     for (const n of result.served) expect(n).toBeGreaterThan(0);
-    expect(result.served.reduce((a: number, b: number) => a + b, 0)).toBe(limit);
+    expect(result.served.reduce((a: number, b: number) => a + b, 0)).toBe(allowed);
 
     const down = timed("podman-compose down", () => podmanComposeRun(["down"]));
     expect(down.stdout + down.stderr).not.toMatch(/^Error/m);
