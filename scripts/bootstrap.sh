@@ -6,7 +6,8 @@
 # for the device TZ harness and the guide's Arduino sketch, Debian's Chromium for the
 # browser tests, for the deployment tests podman with runc, debootstrap (the stand-in
 # base image), redis-server and nginx, and libcjson, python3-requests, jq, PHP (with
-# Guzzle) and a JDK with OkHttp, Gson and OpenCensus jars for the dialects' third-party clients).
+# Guzzle), a JDK with OkHttp, Gson and OpenCensus jars and Go with uuid, x/time and
+# OpenCensus packages for the dialects' third-party clients).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +42,11 @@ if $want_test_tools; then
   for jar in okhttp:libokhttp-java gson:libgoogle-gson-java opencensus-api:libopencensus-java slf4j-api:libslf4j-java org.jetbrains.annotations-java8:libjetbrains-annotations-java; do
     [ -f "/usr/share/java/${jar%%:*}.jar" ] || missing+=("${jar#*:}")
   done
+  # Google's Go SDK builds offline (GOPATH mode, no module proxy) against Debian's Go packages.
+  need go golang-go
+  [ -d /usr/share/gocode/src/github.com/google/uuid ] || missing+=(golang-github-google-uuid-dev)
+  [ -d /usr/share/gocode/src/golang.org/x/time/rate ] || missing+=(golang-golang-x-time-dev)
+  [ -d /usr/share/gocode/src/go.opencensus.io ] || missing+=(golang-go.opencensus-dev)
   need wrk wrk
   need slowhttptest slowhttptest
   need faketime faketime

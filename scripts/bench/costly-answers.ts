@@ -11,39 +11,17 @@
 //    average and in its busiest second. The goal: under a tenth of one core.
 //    Then the same client ignoring the 429s (wrk, full speed): what refusals cost.
 
-import type { Subprocess } from "bun";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpuTicks, startService, TICKS_PER_SECOND } from "./bench-process.ts";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const COST_SECONDS = Number(process.env.COST_SECONDS ?? 30);
 const FULL = "/timezone/America/New_York/transitions?from=0001-01-01T00:00:00Z&to=9999-12-31T23:59:59Z";
-const TICKS_PER_SECOND = 100;
 const CLIENT = "203.0.113.7";
 
-function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return Number(fields[11]) + Number(fields[12]);
-}
 
-async function start(env: Record<string, string>): Promise<{ child: Subprocess<"ignore", "pipe", "inherit">; url: string }> {
-  const entry = join(import.meta.dir, "..", "..", "server", "process", "main.ts");
-  const child = Bun.spawn([process.execPath, entry], { env: { ...process.env, PORT: "0", HOST: "127.0.0.1", WORKERS: "1", ...env }, stdin: "ignore", stdout: "pipe", stderr: "inherit" });
-  const reader = child.stdout.getReader();
-  let text = "";
-  while (!/"event":"listening"[^\n]*\n/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the service exited before listening: ${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  void (async () => {
-    for await (const _ of child.stdout) { /* drain */ }
-  })().catch(() => {});
-  return { child, url: /"url":"([^"]+)"/.exec(text)![1]! };
-}
 
 /** wrk against `url` (a Lua script may vary the path); the server's CPU microseconds per request. */
 function wrk(pid: number, url: string, args: string[] = []): { rps: number; cpuMicros: number; requests: number; non2xx: number } {
@@ -79,7 +57,7 @@ export async function benchCostlyAnswers(dataDir: string): Promise<void> {
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), "zonetime-bench-cost-"));
-  const service = await start({ DATA_DIR: dataDir, RATE_LIMIT: "120/60s", TRUST_PROXY: "loopback" });
+  const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT: "120/60s", TRUST_PROXY: "loopback" });
   try {
     const first = await fetch(`${service.url}${FULL}`);
     const bytes = (await first.arrayBuffer()).byteLength;

@@ -7,8 +7,7 @@
 // cycles). Where taskset exists, wrk runs on CPU 0 and the servers on CPU 1, so neither
 // steals the other's core.
 
-import type { Subprocess } from "bun";
-import { readFileSync } from "node:fs";
+import { cpuTicks, pinned, PIN, startListening, startService, TICKS_PER_SECOND, type Listening } from "./bench-process.ts";
 import { join } from "node:path";
 import { median } from "./timing.ts";
 
@@ -23,8 +22,6 @@ const ENDPOINTS = (process.env.BENCH_ENDPOINTS?.split(" ") ?? [
   "/timezone?q=pacific%20time", "/timezone?q=kolk", "/timezone/Europe/London?lang=de",
   "/places?q=new%20yo", "/places?q=s&limit=50", "/timezone/Europe/London/device", "/device",
 ]).filter(Boolean);
-/** Linux's USER_HZ: /proc/PID/stat counts CPU time in these ticks. */
-const TICKS_PER_SECOND = 100;
 
 interface Run {
   rps: number;
@@ -35,42 +32,6 @@ interface Run {
   errors: string;
 }
 
-interface Server {
-  child: Subprocess;
-  url: string;
-}
-
-const PIN = Bun.which("taskset") !== null && (await import("node:os")).availableParallelism() >= 2;
-const pinned = (cpu: number, args: string[]) => (PIN ? ["taskset", "-c", String(cpu), ...args] : args);
-
-async function startProcess(args: string[], env: Record<string, string>): Promise<Server> {
-  // taskset execs the command, so child.pid is the server's own pid.
-  const child = Bun.spawn(pinned(1, args), { env: { ...process.env, ...env }, stdout: "pipe", stderr: "inherit" });
-  const reader = child.stdout.getReader();
-  let text = "";
-  while (!/"event":"listening"[^\n]*\n/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${args.join(" ")} exited before listening: ${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  void (async () => {
-    for await (const _ of child.stdout) { /* drain */ }
-  })().catch(() => {});
-  return { child, url: /"url":"([^"]+)"/.exec(text)![1]! };
-}
-
-/** utime + stime of a process, in ticks; NaN without /proc. */
-function cpuTicks(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[11]) + Number(fields[12]); // fields 14 and 15 of proc(5), counted after the name
-  } catch {
-    return NaN;
-  }
-}
-
 /** wrk prints latencies as 312.00us, 1.31ms or 2.00s. */
 function micros(text: string | undefined): number {
   const m = /^([\d.]+)(us|ms|s)$/.exec(text ?? "");
@@ -78,7 +39,7 @@ function micros(text: string | undefined): number {
   return Number(m[1]) * (m[2] === "us" ? 1 : m[2] === "ms" ? 1e3 : 1e6);
 }
 
-function wrk(server: Server, path: string): Run {
+function wrk(server: Listening, path: string): Run {
   const before = cpuTicks(server.child.pid);
   const result = Bun.spawnSync(pinned(0, ["wrk", "-t1", `-c${CONNECTIONS}`, `-d${SECONDS}s`, "--latency", `${server.url}${path}`]), { stdout: "pipe", stderr: "pipe" });
   const after = cpuTicks(server.child.pid);
@@ -107,7 +68,7 @@ const summarise = (runs: Run[]): Summary => ({
 });
 
 /** ROUNDS alternating runs; the ratio is the median of each round's ratio. */
-function compare(baseline: Server, subject: Server, path: string): { base: Summary; subject: Summary; ratio: number } {
+function compare(baseline: Listening, subject: Listening, path: string): { base: Summary; subject: Summary; ratio: number } {
   const baseRuns: Run[] = [];
   const subjectRuns: Run[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -130,11 +91,11 @@ export async function benchHttp(dataDir: string): Promise<void> {
     return;
   }
   const root = join(import.meta.dir, "..", "..");
-  const service = await startProcess([process.execPath, join(root, "server", "process", "main.ts")], { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1" });
+  const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT: "off" }, { cpu: 1 });
   const sample = await (await fetch(`${service.url}/timezone/Europe/London`)).text();
   const baselineScript = join(import.meta.dir, "baseline-server.ts");
-  const baseline = await startProcess([process.execPath, baselineScript], { BODY_BYTES: String(sample.length) });
-  const floor = await startProcess([process.execPath, baselineScript], { BODY_BYTES: String(sample.length), BASELINE: "floor" });
+  const baseline = await startListening(pinned(1, [process.execPath, baselineScript]), { BODY_BYTES: String(sample.length) });
+  const floor = await startListening(pinned(1, [process.execPath, baselineScript]), { BODY_BYTES: String(sample.length), BASELINE: "floor" });
   try {
     console.log(`http (wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, one service process, loopback${PIN ? ", wrk on CPU 0, servers on CPU 1" : ""}; median of ${ROUNDS} alternating rounds)`);
     console.log(`  ${"endpoint".padEnd(38)} ${"req/s".padStart(8)} ${"p50".padStart(8)} ${"p99".padStart(8)} ${"cpu us/req".padStart(8)}  ${"x base".padStart(6)}  errors`);

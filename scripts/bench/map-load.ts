@@ -6,6 +6,7 @@
 // (site/dist). Run alone: `bun scripts/bench/map-load.ts`.
 
 import { existsSync } from "node:fs";
+import { startService } from "./bench-process.ts";
 import { join } from "node:path";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR } from "../paths.ts";
 import { launchBrowser } from "../../test/support/browser.ts";
@@ -17,22 +18,7 @@ export async function benchMapLoad(dataDir = DEFAULT_DATA_DIR, siteDir = DEFAULT
     console.log("map load: no built site (bun run build); skipped");
     return;
   }
-  // The service as its own process (scripts/ does not import the server's process layer).
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, "..", "..", "server", "process", "main.ts")], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1", SITE_DIR: siteDir, RATE_LIMIT: "off" }, stdout: "pipe", stderr: "inherit",
-  });
-  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
-  let text = "";
-  while (!/"event":"listening"[^\n]*\n/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the service exited before listening: ${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  void (async () => {
-    for await (const _ of child.stdout as ReadableStream<Uint8Array>) { /* drain */ }
-  })().catch(() => {});
-  const base = /"url":"([^"]+)"/.exec(text)![1]!;
+  const { child, url: base } = await startService({ DATA_DIR: dataDir, SITE_DIR: siteDir, RATE_LIMIT: "off" });
   const browser = await launchBrowser();
   try {
     for (let run = 0; run < runs; run++) {

@@ -56,7 +56,7 @@ async function measure(workers: number, dataDir: string): Promise<{ pid: number;
   const port = probe.port!;
   probe.stop(true);
   const child = Bun.spawn(["bun", join(ROOT, "server", "process", "main.ts")], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", WORKERS: String(workers), DATA_DIR: dataDir, SITE_DIR: "/nonexistent", RATE_LIMIT: "off" },
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", WORKERS: String(workers), DATA_DIR: dataDir, SITE_DIR: process.env.BENCH_SITE_DIR ?? "/nonexistent", RATE_LIMIT: "off" },
     stdout: "pipe",
     stderr: "inherit",
   });

@@ -3,9 +3,9 @@
 // name: the server's CPU time (from /proc, steadier than requests/s on a shared machine)
 // and names answered per second. The median of BENCH_ROUNDS alternating rounds.
 
-import type { Subprocess } from "bun";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { cpuTicks, pinned, PIN, startService, TICKS_PER_SECOND } from "./bench-process.ts";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "./timing.ts";
 
@@ -14,39 +14,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const NAMES = ["America/New_York", "Europe/London", "Asia/Tokyo", "Australia/Sydney", "Asia/Kathmandu",
   "America/Sao_Paulo", "Europe/Berlin", "Africa/Lagos", "Asia/Kolkata", "Pacific/Auckland"];
-const TICKS_PER_SECOND = 100;
-const PIN = Bun.which("taskset") !== null && availableParallelism() >= 2;
-const pinned = (cpu: number, args: string[]) => (PIN ? ["taskset", "-c", String(cpu), ...args] : args);
 
-/** utime + stime of a process in ticks; NaN without /proc. */
-function cpuTicks(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return NaN;
-  }
-}
-
-async function startService(dataDir: string): Promise<{ child: Subprocess; url: string }> {
-  const root = join(import.meta.dir, "..", "..");
-  const child = Bun.spawn(pinned(1, [process.execPath, join(root, "server", "process", "main.ts")]), {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1", RATE_LIMIT: "off" }, stdout: "pipe", stderr: "inherit",
-  });
-  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
-  let text = "";
-  while (!/"event":"listening"[^\n]*\n/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the service exited before listening: ${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  void (async () => {
-    for await (const _ of child.stdout as ReadableStream<Uint8Array>) { /* drain */ }
-  })().catch(() => {});
-  return { child, url: /"url":"([^"]+)"/.exec(text)![1]! };
-}
 
 interface Run { namesPerSecond: number; cpuMicrosPerName: number; errors: string }
 
@@ -72,7 +40,7 @@ export async function benchWorldClock(dataDir: string): Promise<void> {
     console.log("world clock: skipped, wrk is not installed (apt-get install wrk)");
     return;
   }
-  const service = await startService(dataDir);
+  const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT: "off" }, { cpu: 1 });
   // The ten single requests, in turn on every connection.
   const script = join(mkdtempSync(join(tmpdir(), "zonetime-bench-")), "singles.lua");
   writeFileSync(script, `local paths = {${NAMES.map((n) => `"/timezone/${n}"`).join(", ")}}\nlocal i = 0\n` +

@@ -98,6 +98,8 @@ interface Candidate {
 /** Per zone: the instant from which zic's footer is right for good on device libcs (Infinity: never, or unsafe). */
 export class DeviceStrings {
   private readonly footerFrom = new Map<number, number>();
+  /** Each zone's footer, parsed once (a zone's /info and /device ask on every request). */
+  private readonly footers = new Map<number, Candidate | null>();
 
   constructor(private readonly table: ZoneTable) {}
 
@@ -122,6 +124,12 @@ export class DeviceStrings {
 
   /** The footer as a safe string, or null when zic writes none or it uses a form some libc misreads. */
   private footer(zone: number): Candidate | null {
+    let footer = this.footers.get(zone);
+    if (footer === undefined) this.footers.set(zone, (footer = this.parsedFooter(zone)));
+    return footer;
+  }
+
+  private parsedFooter(zone: number): Candidate | null {
     const posix = this.table.posixTz(zone);
     if (posix === null) return null;
     try {

@@ -26,7 +26,9 @@ export { createAppState, type AppState } from "./app-state.ts";
  */
 export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: RawPath) => Response | Promise<Response>;
 
-export function createFetchHandler(state: AppState): FetchHandler {
+/** `counted: false`: answers made for the service itself (native-answers.ts), not counted in /metrics nor logged. */
+export function createFetchHandler(state: AppState, options: { counted?: boolean } = {}): FetchHandler {
+  const counted = options.counted ?? true;
   const trust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
   // What the answer cost (routes.ts, RouteRequest.cost): one holder, the handler being synchronous.
   const spent = { cost: 1 };
@@ -43,7 +45,7 @@ export function createFetchHandler(state: AppState): FetchHandler {
     const host = req.headers.get("host");
     if (host !== null && host.indexOf(",") >= 0) {
       const refused = state.data.responses.error(DUPLICATE_HOST(), "json", req.method === "HEAD", { Connection: "close" });
-      return finish(state, req.method, target.path, REFUSED_PATH, client, started, null, refused);
+      return finish(state, counted, req.method, target.path, REFUSED_PATH, client, started, null, refused);
     }
     const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
     let response: Response | Promise<Response>;
@@ -62,9 +64,9 @@ export function createFetchHandler(state: AppState): FetchHandler {
       response = failed(error);
     }
     if (response instanceof Promise) {
-      return response.then((r) => r, failed).then((r) => finish(state, req.method, target.path, match, client, started, decision, r));
+      return response.then((r) => r, failed).then((r) => finish(state, counted, req.method, target.path, match, client, started, decision, r));
     }
-    return finish(state, req.method, target.path, match, client, started, decision, response);
+    return finish(state, counted, req.method, target.path, match, client, started, decision, response);
   };
 }
 
@@ -80,13 +82,14 @@ function checkedMatch(path: string, raw: RawPath): RouteMatch {
 }
 
 /** What every answer gets on its way out: rate limit headers, `Connection: close` when draining, metrics, the access log. */
-function finish(state: AppState, method: string, path: string, match: RouteMatch, client: string | null, started: number, decision: RateDecision | null, response: Response): Response {
+function finish(state: AppState, counted: boolean, method: string, path: string, match: RouteMatch, client: string | null, started: number, decision: RateDecision | null, response: Response): Response {
   if (decision?.limited) {
     // On every answer of a limited route, not only on 429 (draft-ietf-httpapi-ratelimit-headers).
     response.headers.set("RateLimit-Policy", state.config.rateLimit!.policy);
     response.headers.set("RateLimit", `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
   }
   if (state.draining) response.headers.set("Connection", "close");
+  if (!counted) return response;
   const seconds = (performance.now() - started) / 1000;
   state.metrics.observe(match.label, response.status, seconds);
   if (state.config.accessLog) {
@@ -193,7 +196,7 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
       }
     }
     if (match.api) throw NOT_FOUND(); // an unknown path under /api
-    return sitePage(target.path, head, () => req.headers.get("accept"), state);
+    return sitePage(target.path, head, req.headers, state);
   } catch (error) {
     if (error instanceof HttpError) return answerError(error);
     // A lower layer's refusal of the client's input (names/: a bad lang, q or country) is a 4xx too.
@@ -206,7 +209,7 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
  * The website's file at `path`, or (without a website) the API's index at `/`. An unknown
  * path is the site's 404 page for a client that asks for HTML, the JSON error for any other.
  */
-function sitePage(path: string, head: boolean, accept: () => string | null, state: AppState): Response {
+function sitePage(path: string, head: boolean, headers: Headers, state: AppState): Response {
   const { responses } = state.data;
   const site = state.site;
   if (site === null) {
@@ -215,16 +218,16 @@ function sitePage(path: string, head: boolean, accept: () => string | null, stat
       service: "zonetime",
       tzdb: state.data.zones.tzdbVersion,
       endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/clock?zones=", "/sync?t0=", "/api/... (WorldTimeAPI profile)", "/health", "/metrics", "/openapi.json"],
-    }), "public, max-age=300", head);
+    }), "public, max-age=300", head, headers.get("if-none-match"));
   }
   const file = site.lookup(path);
-  const page = file ?? (acceptsHtml(accept()) ? site.notFound : null);
+  const page = file ?? (acceptsHtml(headers.get("accept")) ? site.notFound : null);
   if (!page) throw NOT_FOUND();
   return responses.siteFile(page, page.body, file ? 200 : 404, () => {
     const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
     if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
     return headers;
-  }, head);
+  }, head, headers.get("if-none-match"));
 }
 
 function rateLimited(state: AppState, decision: RateDecision, req: Request, target: RequestTarget, match: RouteMatch): Response {

@@ -37,6 +37,8 @@ const TXT = ["txt", "txT", "tXt", "tXT", "Txt", "TxT", "TXt", "TXT"].map((t) => 
 /** What the handler is told about the raw path: refused, or the family it was sent under. */
 export type RawPath = { refused: true } | { refused: false; family: string };
 export const REFUSED: RawPath = Object.freeze({ refused: true });
+/** A path under no route's family: the fetch fallback's. */
+const FALLBACK: RawPath = Object.freeze({ refused: false, family: "" });
 
 /** Patterns under `prefix` (`k` segments) that are refused: dot and empty segments, too many segments. */
 function refusalsUnder(prefix: string, k: number): string[] {
@@ -82,17 +84,43 @@ export function rawPathPatterns(): Map<string, RawPath> {
   return patterns;
 }
 
-type BunHandler = (req: Request, server: Server<unknown>) => Response | Promise<Response>;
+export type BunHandler = (req: Request, server: Server<unknown>) => Response | Promise<Response>;
+
+/** What Bun's router would tell the handler for a plain `path` (no dot or empty segment): its exact pattern, else the nearest `prefix/*`. */
+function rawPathOf(patterns: Map<string, RawPath>, path: string): RawPath {
+  const exact = patterns.get(path);
+  if (exact !== undefined) return exact;
+  for (let slash = path.lastIndexOf("/"); slash > 0; slash = path.lastIndexOf("/", slash - 1)) {
+    const under = patterns.get(`${path.slice(0, slash)}/*`);
+    if (under !== undefined) return under;
+  }
+  return FALLBACK;
+}
+
+export interface RawPathRouting {
+  routes: Record<string, BunHandler>;
+  fetch: BunHandler;
+  /** The route Bun takes for a plain path, and what the handler is told of it. */
+  routeOf(path: string): { raw: RawPath; handler: BunHandler };
+}
 
 /** Bun.serve's `routes` and `fetch` for `handle`: one closure per family. */
-export function rawPathRouting(handle: FetchHandler): { routes: Record<string, BunHandler>; fetch: BunHandler } {
+export function rawPathRouting(handle: FetchHandler): RawPathRouting {
   const closures = new Map<RawPath, BunHandler>();
   const closure = (raw: RawPath) => {
     let made = closures.get(raw);
     if (made === undefined) closures.set(raw, (made = (req, server) => handle(req, server, raw)));
     return made;
   };
+  const patterns = rawPathPatterns();
   const routes: Record<string, BunHandler> = {};
-  for (const [pattern, raw] of rawPathPatterns()) routes[pattern] = closure(raw);
-  return { routes, fetch: closure(Object.freeze({ refused: false, family: "" })) };
+  for (const [pattern, raw] of patterns) routes[pattern] = closure(raw);
+  return {
+    routes,
+    fetch: closure(FALLBACK),
+    routeOf(path) {
+      const raw = rawPathOf(patterns, path);
+      return { raw, handler: closure(raw) };
+    },
+  };
 }

@@ -32,8 +32,8 @@ export class Responses {
   private readonly errors: Record<Format, Record<string, string>>;
   private readonly cacheableHeaders = new Map<string, Record<string, string>>();
   private readonly syncHeaders: Headers;
-  private readonly constants = new Map<string, { body: Blob; headers: Headers }>();
-  private readonly siteHeaders = new WeakMap<object, { ok?: Headers; missing?: Headers }>();
+  private readonly constants = new Map<string, { body: Blob; etag: string; headers: Headers }>();
+  private readonly siteHeaders = new WeakMap<object, { ok?: Headers; missing?: Headers; etag?: string }>();
 
   /** `extraHeaders` go on every response (HSTS when serving TLS). */
   constructor(tzdbVersion: string, extraHeaders: Record<string, string> = {}) {
@@ -149,14 +149,19 @@ export class Responses {
 
   /**
    * A JSON document that is the same for as long as these Responses serve (/openapi.json, the
-   * API's index without a site): encoded once under `name`, its Headers made once.
+   * API's index without a site): encoded once under `name`, its Headers made once. Its ETag
+   * is its content's hash, as Bun gives such an answer when it sends it natively
+   * (native-answers.ts), so GET and HEAD carry the same headers on either path.
    */
-  constantJson(name: string, body: () => unknown, cacheControl: string, head: boolean): Response {
+  constantJson(name: string, body: () => unknown, cacheControl: string, head: boolean, ifNoneMatch: string | null): Response {
     let made = this.constants.get(name);
     if (made === undefined) {
-      made = { body: new Blob([JSON.stringify(body())]), headers: new Headers({ ...this.base, "Content-Type": JSON_TYPE, "Cache-Control": cacheControl }) };
+      const text = JSON.stringify(body());
+      const etag = contentEtag(text);
+      made = { body: new Blob([text]), etag, headers: new Headers({ ...this.base, "Content-Type": JSON_TYPE, "Cache-Control": cacheControl, ETag: etag }) };
       this.constants.set(name, made);
     }
+    if (ifNoneMatch !== null && etagMatches(ifNoneMatch, made.etag)) return new Response(null, { status: 304, headers: made.headers });
     return answer(made.body, { headers: made.headers }, head);
   }
 
@@ -193,16 +198,18 @@ export class Responses {
    * A file of the website, from memory; `made` builds its headers (type, cache and, for
    * pages, the security headers), once per file and status, kept while the file object lives.
    */
-  siteFile(file: object, body: Uint8Array, status: number, made: () => Record<string, string>, head: boolean): Response {
-    const kept = this.siteHeaders.get(file);
-    let headers = status === 200 ? kept?.ok : kept?.missing;
+  siteFile(file: object, body: Uint8Array, status: number, made: () => Record<string, string>, head: boolean, ifNoneMatch: string | null): Response {
+    let kept = this.siteHeaders.get(file);
+    if (kept === undefined) this.siteHeaders.set(file, (kept = {}));
+    let headers = status === 200 ? kept.ok : kept.missing;
     if (headers === undefined) {
       headers = new Headers({ ...this.base, ...made() });
-      const entry = kept ?? {};
-      if (status === 200) entry.ok = headers;
-      else entry.missing = headers;
-      this.siteHeaders.set(file, entry);
+      // A file's ETag is its content's hash (see constantJson); the 404 page has none.
+      if (status === 200) headers.set("ETag", (kept.etag = contentEtag(body)));
+      if (status === 200) kept.ok = headers;
+      else kept.missing = headers;
     }
+    if (status === 200 && ifNoneMatch !== null && etagMatches(ifNoneMatch, kept.etag!)) return new Response(null, { status: 304, headers });
     return answer(body, { status, headers }, head);
   }
 }
@@ -212,6 +219,11 @@ export function answer(body: Bun.BodyInit, init: ResponseInit, head: boolean): R
   const response = new Response(body, init);
   if (head) response.headers.set("Date", httpDate());
   return response;
+}
+
+/** A strong ETag naming these exact bytes. */
+function contentEtag(content: string | Uint8Array): string {
+  return `"${Bun.hash(content).toString(16).padStart(16, "0")}"`;
 }
 
 /** A list of names as JSON, or one per line. */

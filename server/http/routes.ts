@@ -204,7 +204,8 @@ const NO_PARAMS: readonly string[] = Object.freeze([]);
 function matchTokens(route: CompiledRoute, path: string, source = path): readonly string[] | null {
   if (route.exact !== null) return path === route.exact ? NO_PARAMS : null;
   const { tokens } = route;
-  const params: string[] = [];
+  // Made at the first parameter: most rows tried fail on a literal before it.
+  let params: string[] | null = null;
   let at = 0;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
@@ -221,10 +222,10 @@ function matchTokens(route: CompiledRoute, path: string, source = path): readonl
     if (end < at) return null;
     const value = source.slice(at, end);
     if (!token.anyText && (value.length === 0 || value.includes("/"))) return null;
-    params.push(value);
+    (params ??= []).push(value);
     at = end;
   }
-  return at === path.length ? params : null;
+  return at === path.length ? params ?? NO_PARAMS : null;
 }
 
 /** A path matched against the table. */
@@ -254,26 +255,43 @@ const COMPILED = ROUTE_TABLE.map(compile);
  * The rows a path can match, by its first segment and profile, in table order: the rows
  * under that segment and those with no literal first segment. One Map lookup instead of
  * trying every row. A row whose first segment runs into a parameter (`/x{y}`) could match
- * a longer segment, a raw row sees another path and a caseless row any letter case, so
- * those are tried for every path.
+ * a longer segment, and a raw row sees another path, so those are tried for every path.
+ * Caseless rows (timeapi.io's) are kept apart, by their first segment in lower case, and
+ * tried first: they all come before every other row in the table (checked here).
  */
-function candidates(): Record<Profile, { bySegment: Map<string, CompiledRoute[]>; any: CompiledRoute[] }> {
-  const make = (profile: Profile) => {
+interface Candidates {
+  bySegment: Map<string, CompiledRoute[]>;
+  any: CompiledRoute[];
+  caselessBySegment: Map<string, CompiledRoute[]>;
+}
+
+function candidates(): Record<Profile, Candidates> {
+  const firstCased = COMPILED.findIndex((r) => !r.caseless);
+  if (firstCased >= 0 && COMPILED.slice(firstCased).some((r) => r.caseless)) throw new Error("routes.ts: caseless rows must come before every other row");
+  const make = (profile: Profile): Candidates => {
     const eligible = COMPILED.filter((r) => !(r.row.on === "raw" && profile === "wta") && !(r.row.only === "wta" && profile !== "wta"));
     const segmentOf = (r: CompiledRoute) => {
       const first = firstSegment(r.row.pattern);
       // A raw row matches the path as sent (`.txt` and a trailing slash kept): tried for every path, by one comparison when exact.
-      return first !== "" && r.row.on !== "raw" && !r.caseless && r.row.pattern.charCodeAt(first.length) !== 123 /* { */ ? first : "";
+      return first !== "" && r.row.on !== "raw" && r.row.pattern.charCodeAt(first.length) !== 123 /* { */ ? first : "";
     };
-    const any = eligible.filter((r) => segmentOf(r) === "");
+    const cased = eligible.filter((r) => !r.caseless);
+    const any = cased.filter((r) => segmentOf(r) === "");
     const bySegment = new Map<string, CompiledRoute[]>();
-    for (const r of eligible) {
+    for (const r of cased) {
       const first = segmentOf(r);
-      if (first !== "" && !bySegment.has(first)) bySegment.set(first, eligible.filter((o) => segmentOf(o) === first || segmentOf(o) === ""));
+      if (first !== "" && !bySegment.has(first)) bySegment.set(first, cased.filter((o) => segmentOf(o) === first || segmentOf(o) === ""));
     }
-    return { bySegment, any };
+    const caselessBySegment = new Map<string, CompiledRoute[]>();
+    for (const r of eligible) {
+      if (!r.caseless) continue;
+      const first = segmentOf(r);
+      if (first === "") throw new Error(`routes.ts: caseless row ${r.row.pattern} needs a literal first segment`);
+      caselessBySegment.set(first, [...(caselessBySegment.get(first) ?? []), r]);
+    }
+    return { bySegment, any, caselessBySegment };
   };
-  return { spec: make("spec"), wta: make("wta") } as Record<Profile, { bySegment: Map<string, CompiledRoute[]>; any: CompiledRoute[] }>;
+  return { spec: make("spec"), wta: make("wta") };
 }
 const CANDIDATES = candidates();
 const SITE = ROUTE_LABELS.indexOf(SITE_LABEL);
@@ -315,24 +333,28 @@ export function matchRoute(rawPath: string): RouteMatch {
   if (path.length > 1 && path.charCodeAt(path.length - 1) === SLASH) path = path.slice(0, -1);
   // Raw rows take one trailing slash too (`/sync/`), as README promises of every path.
   const rawPathNoSlash = rawPath.length > 1 && rawPath.charCodeAt(rawPath.length - 1) === SLASH ? rawPath.slice(0, -1) : rawPath;
-  let lower: string | null = null;
   const slash = path.indexOf("/", 1);
+  const segment = slash < 0 ? path : path.slice(0, slash);
   const table = CANDIDATES[profile];
-  const rows = table.bySegment.get(slash < 0 ? path : path.slice(0, slash)) ?? table.any;
+  if (format === "json" && table.caselessBySegment.size > 0) {
+    const caseless = table.caselessBySegment.get(asciiLower(segment));
+    if (caseless !== undefined) {
+      const lower = asciiLower(path);
+      for (let i = 0; i < caseless.length; i++) {
+        const route = caseless[i]!;
+        // Literals compared in lower case, parameters taken from the path as sent.
+        const params = matchTokens(route, lower, path);
+        if (params !== null) {
+          return { route: route.row, params, profile, format, label: route.label, api: true, family: route.family[profile], caseless: true };
+        }
+      }
+    }
+  }
+  const rows = table.bySegment.get(segment) ?? table.any;
   for (let i = 0; i < rows.length; i++) {
     const route = rows[i]!;
     const raw = route.row.on === "raw";
     if (format === "text" && route.row.text === false) continue;
-    if (route.caseless) {
-      if (format === "text") continue;
-      lower ??= asciiLower(path);
-      // Literals compared in lower case, parameters taken from the path as sent.
-      const params = matchTokens(route, lower, path);
-      if (params !== null) {
-        return { route: route.row, params, profile, format, label: route.label, api: true, family: route.family[profile], caseless: true };
-      }
-      continue;
-    }
     const params = matchTokens(route, raw ? rawPathNoSlash : path);
     if (params !== null) {
       return { route: route.row, params, profile, format: raw ? "json" : format, label: route.label, api: !raw, family: route.family[profile] };

@@ -98,6 +98,11 @@ export class StaticSite {
     return this.files.get(rawPath);
   }
 
+  /** Every path a file is served at. */
+  paths(): IterableIterator<string> {
+    return this.files.keys();
+  }
+
   get size(): number {
     return this.files.size;
   }

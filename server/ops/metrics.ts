@@ -117,7 +117,7 @@ export class Metrics {
   render(labels: { worker: string; workers: number; tzdb: string; ipSource: string; ipDate: string; uptimeSeconds: number }, total = this.snapshot()): string {
     const w = `worker="${escapeLabel(labels.worker)}"`;
     const lines: string[] = [];
-    lines.push("# HELP zonetime_requests_total HTTP requests answered by all workers, by route and status.");
+    lines.push("# HELP zonetime_requests_total HTTP requests answered by all workers, by route and status (with RATE_LIMIT and ACCESS_LOG off, not the GETs of constant answers, which Bun sends natively).");
     lines.push("# TYPE zonetime_requests_total counter");
     for (const [status, row] of [...total.counts].sort((a, b) => a[0] - b[0])) {
       row.forEach((n, r) => {

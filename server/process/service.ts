@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { apiData } from "../http/api-data.ts";
 import { createAppState, createFetchHandler, internalError, type AppState } from "../http/handler.ts";
 import { httpsRedirect } from "../http/https-redirect.ts";
+import { nativeAnswers, type NativeRoute } from "../http/native-answers.ts";
 import { rawPathRouting } from "../http/raw-path-guard.ts";
 import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
 import type { Config } from "./config.ts";
@@ -123,7 +124,19 @@ export async function startServer(
   const data = state.data;
   const reusePort = options.reusePort ?? config.sharePort;
   // Bun's router sees the request-target as sent: http/raw-path-guard.ts.
-  const { routes, fetch } = rawPathRouting(createFetchHandler(state));
+  const routing = rawPathRouting(createFetchHandler(state));
+  // Constant answers Bun sends without entering JavaScript (http/native-answers.ts), made
+  // again after each reload and taken away when a drain begins.
+  const constantHandler = createFetchHandler(state, { counted: false });
+  const handlers = (natives: Record<string, NativeRoute>) => ({
+    routes: { ...routing.routes, ...natives },
+    fetch: routing.fetch,
+    error(error: Error) {
+      logError("unhandled", error);
+      return internalError(state);
+    },
+  });
+  const initial = handlers(await nativeAnswers(constantHandler, state, routing));
   // A reload takes the tables as one set and the website beside them; each that fails
   // leaves what was serving in place.
   let nextLoad: () => Promise<Tables> = fromDisk;
@@ -143,6 +156,8 @@ export async function startServer(
     }
     if (ok) state.metrics.reloads.ok++;
     else state.metrics.reloads.failed++;
+    // The constant answers of what now serves (a failed reload keeps some of the old).
+    if (!state.draining) server.reload(handlers(await nativeAnswers(constantHandler, state, routing)));
     return ok;
   });
   const server = listen(config.host, "PORT", config.port, (hostname) => Bun.serve({
@@ -155,12 +170,7 @@ export async function startServer(
     tls: config.tls
       ? { cert: Bun.file(config.tls.certFile), key: Bun.file(config.tls.keyFile), secureOptions: NO_OLD_TLS, ciphers: INTERMEDIATE_TLS12_CIPHERS }
       : undefined,
-    routes,
-    fetch,
-    error(error: Error) {
-      logError("unhandled", error);
-      return internalError(state);
-    },
+    ...initial,
   }));
 
   // Compare the serving clock with the system clock every second, so that a divergence is
@@ -196,6 +206,8 @@ export async function startServer(
     state,
     async drain() {
       state.draining = true;
+      // Every answer from now on comes through the handler, which adds `Connection: close`.
+      server.reload(handlers({}));
       logEvent("draining", { worker: state.workerId, inFlight: server.pendingRequests });
       // Keep listening a moment with `Connection: close` on every answer, so that busy
       // keep-alive connections end on a response of ours rather than being cut idle, and

@@ -1,74 +1,30 @@
 // The website in a real browser (Debian's Chromium through playwright-core), served by the
 // real service: every page loads without console errors or failed requests, at desktop
 // and phone width (screenshots go to test-artifacts/screenshots/); the live clock shows
-// the API's time; copy buttons fill the clipboard; every internal link resolves; the home
-// page stays light.
+// the API's time; copy buttons fill the clipboard. Links and page weight: site-links.test.ts.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startServer, type Service } from "../../server/process/service.ts";
-import { launchBrowser } from "../support/browser.ts";
-import { ROOT, testConfig, testSiteDir } from "../support/test-server.ts";
+import { SCREENSHOTS, startSiteSession, VISITOR, visit as visitAt, type SiteSession } from "../support/site-browser.ts";
+import { ROOT } from "../support/test-server.ts";
 import { expectedClock, sourceRelease } from "../support/tzdb-reference.ts";
 
-export const SCREENSHOTS = join(ROOT, "test-artifacts", "screenshots");
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
-// The browser visits as a public client behind a trusted proxy, so /ip has a location.
-const VISITOR = { "X-Forwarded-For": "8.8.8.8" };
 
-let service: Service;
+let session: SiteSession;
 let base: string;
 let browser: Browser;
 let pages: string[];
 
 beforeAll(async () => {
-  const siteDir = await testSiteDir();
-  service = await startServer(await testConfig({ SITE_DIR: siteDir, TRUST_PROXY: "loopback", RATE_LIMIT: "off" }), { reusePort: false });
-  base = `http://127.0.0.1:${service.server.port}`;
-  browser = await launchBrowser();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  pages = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(dir, e.name));
-      else if (e.name === "index.html") pages.push(`/${relative(siteDir, dir).split(sep).join("/")}${dir === siteDir ? "" : "/"}`);
-    }
-  };
-  walk(siteDir);
-  // The 597 zone pages share one template: three of them, and a link's page, stand for all
-  // (zone-map.test.ts checks every one's data).
-  const ZONE_SAMPLES = ["/zones/Europe/London/", "/zones/America/Havana/", "/zones/Australia/Lord_Howe/", "/zones/GB/"];
-  pages = pages.filter((p) => !p.startsWith("/zones/") || ZONE_SAMPLES.includes(p));
-  pages.sort();
+  session = await startSiteSession();
+  ({ base, browser, pages } = session);
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  service?.server.stop(true);
-});
+afterAll(() => session?.close());
 
-async function visit(context: BrowserContext, path: string) {
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`console: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  page.on("requestfailed", (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
-  page.on("response", (r) => {
-    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-  });
-  const response = await page.goto(`${base}${path}`, { waitUntil: "load" });
-  await settle(page);
-  return { page, problems, status: response?.status() ?? 0 };
-}
-
-/** Lets a page's live parts make their first requests (its clocks poll forever, so "network idle" may never come). */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle", { timeout: 3000 }).catch(() => {});
-}
-
+const visit = (context: BrowserContext, path: string) => visitAt(context, base, path);
 const shotName = (path: string) => (path === "/" ? "home" : path.replace(/^\/|\/$/g, "").replaceAll("/", "-"));
 
 describe("every page, desktop and phone", () => {
@@ -372,53 +328,5 @@ describe("live parts", () => {
     await page.waitForSelector("#status-table[data-state=live]");
     expect(await page.textContent("[data-field=status]")).toBe("ready");
     expect(await page.textContent("[data-field=tzdb]")).toStartWith(sourceRelease());
-  }, 60_000);
-});
-
-describe("links and weight", () => {
-  test("every internal link on every page resolves", async () => {
-    const context = await browser.newContext({ extraHTTPHeaders: VISITOR });
-    const links = new Set<string>();
-    for (const path of pages) {
-      const page = await context.newPage();
-      await page.goto(`${base}${path}`);
-      for (const href of await page.$$eval("a[href^='/']", (as) => as.map((a) => a.getAttribute("href")!))) links.add(href);
-      await page.close();
-    }
-    const broken: string[] = [];
-    for (const href of links) {
-      const r = await fetch(`${base}${href}`, { headers: VISITOR });
-      if (r.status !== 200) broken.push(`${href}: ${r.status}`);
-    }
-    expect(links.size).toBeGreaterThan(15);
-    expect(broken).toEqual([]);
-    await context.close();
-  }, 120_000);
-
-  test("the home page weighs under 150 KB, under 30 KB of it JavaScript", async () => {
-    const context = await browser.newContext({ extraHTTPHeaders: VISITOR });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("Network.enable");
-    const sizes = new Map<string, { bytes: number; type: string; url: string }>();
-    const types = new Map<string, { type: string; url: string }>();
-    cdp.on("Network.responseReceived", (e: any) => types.set(e.requestId, { type: e.type, url: e.response.url }));
-    cdp.on("Network.loadingFinished", (e: any) => sizes.set(e.requestId, { bytes: e.encodedDataLength, type: types.get(e.requestId)?.type ?? "", url: types.get(e.requestId)?.url ?? "" }));
-    await page.goto(`${base}/`, { waitUntil: "load" });
-    await settle(page);
-    const html = await page.content();
-    const inlineScript = [...html.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].reduce((n, m) => n + m[1]!.length, 0);
-    // The map (its code and data, loaded after the page) has its own budget: 500 KB.
-    const isMap = (url: string) => /\/zone-map\.json$|\/zone-offsets\.json$|\/_astro\/zone-map-draw\.[^/]+\.js$/.test(url);
-    const mapBytes = [...sizes.values()].filter((s) => isMap(s.url)).reduce((n, s) => n + s.bytes, 0);
-    for (const [id, s] of sizes) if (isMap(s.url)) sizes.delete(id);
-    const total = [...sizes.values()].reduce((n, s) => n + s.bytes, 0);
-    const scriptFiles = [...sizes.values()].filter((s) => s.type === "Script").reduce((n, s) => n + s.bytes, 0);
-    console.log(`home page: ${total} bytes transferred in ${sizes.size} responses; JavaScript ${scriptFiles} bytes in files + ${inlineScript} inline; the map ${mapBytes} bytes`);
-    expect(mapBytes).toBeGreaterThan(100 * 1024);
-    expect(mapBytes).toBeLessThan(500 * 1024);
-    expect(total).toBeLessThan(150 * 1024);
-    expect(scriptFiles + inlineScript).toBeLessThan(30 * 1024);
-    await context.close();
   }, 60_000);
 });

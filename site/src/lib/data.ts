@@ -38,6 +38,8 @@ for (const zone of getTimeZones({ includeUtc: true })) {
 }
 export const placeOf = (name: string) => places.get(name) ?? null;
 
+// The shape of zone-pages.json as scripts/site/zone-pages-data.ts writes it, restated here:
+// site/ reads only what the build publishes, never scripts/ (test/architecture).
 export type ChartChange = [at: number, utoff: number, dst: 0 | 1, abbr: number, wall: -1 | 0 | 1];
 export interface ZonePageData {
   zone: string;

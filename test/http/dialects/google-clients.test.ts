@@ -3,23 +3,27 @@
 //
 // - JavaScript: @googlemaps/google-maps-services-js 3.4.2 from the npm registry, its per-call `url`.
 // - Python: googlemaps/google-maps-services-python, `Client(key=, base_url=)` (the key must
-//   start with "AIza": the SDK refuses others before sending; we accept any key).
+//   start with "AIza": the SDK refuses others before sending; we accept any key). Its one
+//   dependency is requests (setup.py), Debian's python3-requests; the SDK itself is in neither
+//   Debian nor npm, so it runs from the mirror or skips.
 // - Go: googlemaps/google-maps-services-go, `maps.WithBaseURL`, through the small program in
-//   ../../support/go-sdk-client/main.go. No Go module proxy answers here or in CI, so it is
-//   built by hand in GOPATH mode with Debian's golang-go, golang-github-google-uuid-dev and
-//   golang-golang-x-time-dev, the SDK and census-instrumentation/opencensus-go from mirrors:
-//     GOPATH=$G:/usr/share/gocode GO111MODULE=off go build -o client $G/src/zonetime/client
-//   (with the SDK at $G/src/googlemaps.github.io/maps, opencensus at $G/src/go.opencensus.io),
-//   and runs when GO_SDK_CLIENT names that binary.
+//   ../../support/go-sdk-client/main.go, built here from the SDK's mirror: no Go module proxy
+//   answers here or in CI, so GOPATH mode with GOPROXY=off, and every dependency from Debian:
+//   golang-go (1.19), golang-github-google-uuid-dev, golang-golang-x-time-dev and
+//   golang-go.opencensus-dev (0.24.0; the SDK's go.mod asks for 0.22.3 or newer).
 // - Java: googlemaps/google-maps-services-java, `GeoApiContext.Builder().baseUrlOverride()`,
 //   compiled with javac against Debian's jars (libokhttp-java, libgoogle-gson-java,
-//   libopencensus-java, libslf4j-java, libjetbrains-annotations-java). Not compiled: the App
-//   Engine handler (Gae*.java, compileOnly upstream). Changed: one line of the POST path
-//   (OkHttpRequestHandler.handlePost), which the Time Zone call never takes, because OkHttp 4's
-//   RequestBody.create(String, MediaType) is OkHttp 3.13's create(MediaType, String).
+//   libopencensus-java, libslf4j-java, libjetbrains-annotations-java), unmodified, at
+//   JAVA_SDK_COMMIT: the newest commit that compiles against Debian's OkHttp 3.13. The next one
+//   (74dee5d3, "update gradle and build dependencies") moved to OkHttp 4's
+//   RequestBody.create(String, MediaType); from there to the mirror's HEAD src/main/ differs
+//   only in that line (the POST path, which the Time Zone call never takes) and javadoc. Not
+//   compiled: the App Engine handler (Gae*.java, compileOnly upstream).
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { cldrCanonical } from "../../support/cldr-canonical.ts";
 import { requireTool } from "../../support/require-tool.ts";
 import { startTestServer } from "../../support/test-server.ts";
@@ -27,8 +31,10 @@ import { mirrorCheckout, mirrorRepo, npmInstall, skipMessage } from "../../suppo
 
 const PYTHON_SDK = "googlemaps/google-maps-services-python";
 const JAVA_SDK = "googlemaps/google-maps-services-java";
+const JAVA_SDK_COMMIT = "71444e940bb4a761fc129e77d23a147a72698bbc";
 const JAVA_JARS = ["okhttp", "okio", "gson", "opencensus-api", "slf4j-api", "grpc-context", "org.jetbrains.annotations-java8"].map((jar) => `/usr/share/java/${jar}.jar`);
-const GO_CLIENT = process.env.GO_SDK_CLIENT ?? null;
+const GO_SDK = "googlemaps/google-maps-services-go";
+const GO_DEPS = ["github.com/google/uuid", "golang.org/x/time/rate", "go.opencensus.io"];
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
@@ -43,8 +49,32 @@ const CASES: [number, number, number][] = [
 ];
 
 async function expected(lat: number, lng: number, at: number) {
-  const spec = (await (await fetch(`${server.url}/coordinates/${lat},${lng}?at=${at}`)).json()) as { timezone: string; raw_offset: number; dst_offset: number };
-  return { status: "OK", timeZoneId: cldrCanonical(spec.timezone), rawOffset: spec.raw_offset, dstOffset: spec.dst_offset };
+  const spec = (await (await fetch(`${server.url}/coordinates/${lat},${lng}?at=${at}&lang=en`)).json()) as { timezone: string; raw_offset: number; dst_offset: number; timezone_name: string };
+  return { status: "OK", timeZoneId: cldrCanonical(spec.timezone), rawOffset: spec.raw_offset, dstOffset: spec.dst_offset, timeZoneName: spec.timezone_name };
+}
+
+/** What we answer a latitude out of range: INVALID_REQUEST with its errorMessage. */
+async function refusal(): Promise<{ status: string; errorMessage: string }> {
+  const body = (await (await fetch(`${server.url}/maps/api/timezone/json?location=95,0&timestamp=0&key=AIzaAnyKeyWorks`)).json()) as { status: string; errorMessage: string };
+  expect(body.status).toBe("INVALID_REQUEST");
+  return body;
+}
+
+/** The Go client built from the SDK's mirror and Debian's Go packages, in GOPATH mode, offline. */
+function buildGoClient(): string {
+  const go = requireTool("go");
+  for (const dir of GO_DEPS) {
+    if (!existsSync(`/usr/share/gocode/src/${dir}`)) throw new Error(`/usr/share/gocode/src/${dir} is missing: run scripts/bootstrap.sh --test`);
+  }
+  const root = mkdtempSync(join(tmpdir(), "zonetime-go-sdk-"));
+  const clone = Bun.spawnSync(["git", "clone", "-q", mirrorRepo(GO_SDK)!, join(root, "src", "googlemaps.github.io", "maps")], { stderr: "pipe" });
+  if (clone.exitCode !== 0) throw new Error(`clone ${GO_SDK}: ${clone.stderr.toString()}`);
+  mkdirSync(join(root, "src", "zonetime", "client"), { recursive: true });
+  copyFileSync(join(import.meta.dir, "../../support/go-sdk-client/main.go"), join(root, "src", "zonetime", "client", "main.go"));
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, GOPATH: `${root}:/usr/share/gocode`, GO111MODULE: "off", GOPROXY: "off", GOFLAGS: "", GOCACHE: join(root, "cache") };
+  const build = Bun.spawnSync([go, "build", "-o", join(root, "client"), "zonetime/client"], { cwd: root, env, stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`go build: ${build.stderr.toString()}`);
+  return join(root, "client");
 }
 
 describe("Google Time Zone SDKs", () => {
@@ -55,8 +85,7 @@ describe("Google Time Zone SDKs", () => {
     for (const [lat, lng, at] of CASES) {
       const response = await client.timezone({ params: { location: { lat, lng }, timestamp: at, key: "any-key-at-all" }, url: `${server.url}/maps/api/timezone/json` });
       const { status, timeZoneId, rawOffset, dstOffset, timeZoneName } = response.data;
-      expect({ lat, status, timeZoneId, rawOffset, dstOffset }).toEqual({ lat, ...(await expected(lat, lng, at)) });
-      expect(typeof timeZoneName).toBe("string");
+      expect({ lat, status, timeZoneId, rawOffset, dstOffset, timeZoneName }).toEqual({ lat, ...(await expected(lat, lng, at)) });
       expect(status).toBe(Status.OK);
     }
     // A Date as timestamp (the SDK serializes it to seconds); INVALID_REQUEST, which the SDK's adapter turns into an HTTP 400 error of its own.
@@ -64,7 +93,7 @@ describe("Google Time Zone SDKs", () => {
     expect(now.data.timeZoneId).toBe("Europe/Paris");
     const bad = await client.timezone({ params: { location: "95,0", timestamp: 0, key: "k" }, url: `${server.url}/maps/api/timezone/json` })
       .then(() => null, (error: { response: { data: { status: string; errorMessage: unknown } } }) => error.response.data);
-    expect([bad?.status, typeof bad?.errorMessage]).toEqual(["INVALID_REQUEST", "string"]);
+    expect(bad).toEqual(await refusal());
   }, 120_000);
 
   test.skipIf(mirrorRepo(PYTHON_SDK) === null)(`Python SDK: Client(base_url=) ${mirrorRepo(PYTHON_SDK) === null ? `(skipped: ${skipMessage(PYTHON_SDK)})` : ""}`, async () => {
@@ -80,7 +109,7 @@ try:
     client.timezone((95, 0), timestamp=0)
     out.append("no error")
 except googlemaps.exceptions.ApiError as e:
-    out.append(e.status)
+    out.append([e.status, e.message])
 print(json.dumps(out))
 `;
     const run = Bun.spawn([python, "-c", script, JSON.stringify(CASES)], { stdout: "pipe", stderr: "pipe" });
@@ -88,43 +117,42 @@ print(json.dumps(out))
     expect(err).toBe("");
     const results = JSON.parse(out);
     for (const [i, [lat, lng, at]] of CASES.entries()) {
-      const { status, timeZoneId, rawOffset, dstOffset } = results[i];
-      expect({ lat, status, timeZoneId, rawOffset, dstOffset }).toEqual({ lat, ...(await expected(lat, lng, at)) });
-      expect(typeof results[i].timeZoneName).toBe("string");
+      const { status, timeZoneId, rawOffset, dstOffset, timeZoneName } = results[i];
+      expect({ lat, status, timeZoneId, rawOffset, dstOffset, timeZoneName }).toEqual({ lat, ...(await expected(lat, lng, at)) });
     }
-    expect(results[CASES.length]).toBe("INVALID_REQUEST");
+    // The SDK reads status, and the message from `error_message`, a key of other Google APIs:
+    // the Time Zone API's own is `errorMessage` (Google's wire and ours), so it reads None.
+    expect(results[CASES.length]).toEqual([(await refusal()).status, null]);
   }, 60_000);
 
-  test.skipIf(GO_CLIENT === null)(`Go SDK: maps.WithBaseURL ${GO_CLIENT === null ? "(skipped: set GO_SDK_CLIENT to the client built from googlemaps/google-maps-services-go; CI has no Go module proxy)" : ""}`, async () => {
-    const run = Bun.spawn([GO_CLIENT!, server.url, ...CASES.flat().map(String)], { stdout: "pipe", stderr: "pipe" });
+  test.skipIf(mirrorRepo(GO_SDK) === null)(`Go SDK: maps.WithBaseURL, built offline ${mirrorRepo(GO_SDK) === null ? `(skipped: ${skipMessage(GO_SDK)})` : ""}`, async () => {
+    const client = buildGoClient();
+    const run = Bun.spawn([client, server.url, ...CASES.flat().map(String), "95", "0", "0"], { stdout: "pipe", stderr: "pipe" });
     const [out, err] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
     expect(err).toBe("");
     const results = JSON.parse(out);
     for (const [i, [lat, lng, at]] of CASES.entries()) {
       const { dstOffset, rawOffset, timeZoneId, timeZoneName } = results[i];
-      const want = await expected(lat, lng, at);
-      expect({ lat, timeZoneId, rawOffset, dstOffset }).toEqual({ lat, timeZoneId: want.timeZoneId, rawOffset: want.rawOffset, dstOffset: want.dstOffset });
-      expect(typeof timeZoneName).toBe("string");
+      const { status: _, ...want } = await expected(lat, lng, at);
+      expect({ lat, timeZoneId, rawOffset, dstOffset, timeZoneName }).toEqual({ lat, ...want });
     }
-  }, 60_000);
+    // It reads status and `error_message` (not the Time Zone API's `errorMessage`, so empty).
+    expect(results[CASES.length]).toEqual({ error: `maps: ${(await refusal()).status} - ` });
+  }, 120_000);
 
   test.skipIf(mirrorRepo(JAVA_SDK) === null)(`Java SDK: GeoApiContext baseUrlOverride ${mirrorRepo(JAVA_SDK) === null ? `(skipped: ${skipMessage(JAVA_SDK)})` : ""}`, async () => {
     const javac = requireTool("javac");
     const java = requireTool("java");
     for (const jar of JAVA_JARS) if (!existsSync(jar)) throw new Error(`${jar} is missing: run scripts/bootstrap.sh --test`);
     const dir = mirrorCheckout(JAVA_SDK);
-    const handler = `${dir}/src/main/java/com/google/maps/OkHttpRequestHandler.java`;
-    const source = await Bun.file(handler).text();
-    const changed = source.replace("RequestBody.create(payload, JSON)", "RequestBody.create(JSON, payload)");
-    expect(changed).not.toBe(source);
-    await Bun.write(handler, changed);
+    expect(Bun.spawnSync(["git", "-C", dir, "checkout", "-q", JAVA_SDK_COMMIT]).exitCode).toBe(0);
     const files = [...new Bun.Glob("src/main/java/**/*.java").scanSync({ cwd: dir })].filter((f) => !/\/Gae[^/]*\.java$/.test(f)).map((f) => `${dir}/${f}`);
     // The driver: what an app does with the SDK, one line per point (TimeZoneApi sends timestamp=0 and reads timeZoneId).
     await Bun.write(`${dir}/driver/Driver.java`, `import com.google.maps.*; import com.google.maps.model.LatLng; import com.google.maps.errors.ApiException;
 public class Driver { public static void main(String[] a) throws Exception {
   GeoApiContext ctx = new GeoApiContext.Builder().apiKey("AIzaAnyKeyWorks").baseUrlOverride(a[0]).maxRetries(0).build();
   for (int i = 1; i + 1 < a.length; i += 2) System.out.println(TimeZoneApi.getTimeZone(ctx, new LatLng(Double.parseDouble(a[i]), Double.parseDouble(a[i + 1]))).await().getID());
-  try { TimeZoneApi.getTimeZone(ctx, new LatLng(95, 0)).await(); System.out.println("no error"); } catch (ApiException e) { System.out.println(e.getClass().getSimpleName()); }
+  try { TimeZoneApi.getTimeZone(ctx, new LatLng(95, 0)).await(); System.out.println("no error"); } catch (ApiException e) { System.out.println(e.getClass().getSimpleName() + ": " + e.getMessage()); }
   ctx.shutdown(); } }`);
     const classpath = JAVA_JARS.join(":");
     const build = Bun.spawnSync([javac, "-nowarn", "-d", `${dir}/classes`, "-cp", classpath, ...files, `${dir}/driver/Driver.java`], { stderr: "pipe" });
@@ -134,6 +162,7 @@ public class Driver { public static void main(String[] a) throws Exception {
     const [out] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
     const lines = out.trim().split("\n");
     for (const [i, [lat, lng]] of points.entries()) expect({ lat, id: lines[i] }).toEqual({ lat, id: (await expected(lat, lng, 0)).timeZoneId });
-    expect(lines[points.length]).toBe("InvalidRequestException");
+    // The three fields it reads: status (as the exception's class), errorMessage (its message), timeZoneId.
+    expect(lines[points.length]).toBe(`InvalidRequestException: ${(await refusal()).errorMessage}`);
   }, 120_000);
 });
