@@ -4,7 +4,7 @@
 # drivers (zic and zdump from libc-bin, make and awk for IANA's Makefile, openssl, curl,
 # python3, wrk, slowhttptest, faketime for the clock-offset clients, gcc, g++ and musl-gcc
 # for the device TZ harness and the guide's Arduino sketch, Debian's Chromium for the
-# browser tests, for the deployment tests podman with runc, debootstrap (the stand-in
+# browser tests, for the deployment tests podman with runc and podman-compose, debootstrap (the stand-in
 # base image), redis-server and nginx, and libcjson, python3-requests, jq, PHP (with
 # Guzzle), a JDK with OkHttp, Gson and OpenCensus jars and Go with uuid, x/time and
 # OpenCensus packages for the dialects' third-party clients).
@@ -61,6 +61,8 @@ if $want_test_tools; then
   need redis-server redis-server
   need redis-cli redis-tools
   need nginx nginx
+  # server/deploy/compose.yaml is run as shipped (test/deploy/compose.test.ts).
+  need podman-compose podman-compose
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bootstrap: installing ${missing[*]} from Debian" >&2

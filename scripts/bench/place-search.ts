@@ -58,4 +58,7 @@ export async function benchPlaces(dataDir: string): Promise<void> {
     const k = i % prefixes.length;
     return table.searchPlaces(prefixes[k]!, { country: countries[Math.floor(k / 12) % countries.length] }).length;
   });
+  // Common starts in the countries with the most places: the country's longest runs.
+  const within = ["san", "new y", "sa", "s", "la", "st", "ma", "b", "ber", "al", "ko", "ch"].flatMap((q) => ["US", "DE", "FR", "IT", "RU", "MX", "IN", "BR"].map((country) => ({ q, country })));
+  time(`common starts in large countries (${within.length})`, (i) => table.searchPlaces(within[i % within.length]!.q, { country: within[i % within.length]!.country }).length);
 }

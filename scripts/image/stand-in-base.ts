@@ -6,17 +6,10 @@
 // working directory and command. Imported under the real image's name, so the Dockerfile
 // stays the one every registry user builds. Needs root (debootstrap) and a few minutes.
 
-import { mkdtempSync, rmSync, mkdirSync, chmodSync, symlinkSync, appendFileSync, chownSync, readdirSync } from "node:fs";
+import { mkdirSync, chmodSync, symlinkSync, appendFileSync, chownSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { containerEngine, engineRun, type ContainerEngine } from "./container-engine.ts";
-
-const MIRROR = process.env.DEBIAN_MIRROR ?? "http://deb.debian.org/debian";
-const SUITE = "bookworm";
-
-function run(argv: string[], options: { cwd?: string } = {}): void {
-  const r = Bun.spawnSync(argv, { cwd: options.cwd, stdin: "ignore", stdout: "inherit", stderr: "inherit", env: { ...process.env, PATH: `${process.env.PATH}:/usr/sbin:/sbin` } });
-  if (r.exitCode !== 0) throw new Error(`${argv.join(" ")} failed (exit ${r.exitCode})`);
-}
+import { containerEngine, type ContainerEngine } from "./container-engine.ts";
+import { importDebianRoot, MIRROR, run, SUITE } from "./debian-root.ts";
 
 /** `oven/bun:1.4.4-debian` -> "1.4.4"; the stand-in is made only for that image family. */
 export function bunVersionOf(baseImage: string): string {
@@ -29,11 +22,12 @@ export function makeStandInBase(engine: ContainerEngine, baseImage: string): voi
   const version = bunVersionOf(baseImage);
   const arch = process.arch === "x64" ? "x64" : process.arch === "arm64" ? "aarch64" : null;
   if (arch === null) throw new Error(`no Bun build on npm for ${process.arch}`);
-  const work = mkdtempSync("/var/tmp/zonetime-base-");
-  const rootfs = join(work, "rootfs");
-  try {
-    console.error(`image: ${baseImage} cannot be pulled; making a stand-in from Debian ${SUITE} (${MIRROR}) and bun@${version} from npm`);
-    run(["debootstrap", "--variant=minbase", "--include=ca-certificates", SUITE, rootfs, MIRROR]);
+  console.error(`image: ${baseImage} cannot be pulled; making a stand-in from Debian ${SUITE} (${MIRROR}) and bun@${version} from npm`);
+  importDebianRoot(engine, baseImage, ["ca-certificates"], [
+    "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    "WORKDIR /home/bun/app",
+    'CMD ["/usr/local/bin/bun"]',
+  ], (rootfs, work) => {
     run(["npm", "pack", "--silent", `@oven/bun-linux-${arch}@${version}`], { cwd: work });
     const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"))!;
     run(["tar", "-xzf", tarball, "package/bin/bun"], { cwd: work });
@@ -46,24 +40,8 @@ export function makeStandInBase(engine: ContainerEngine, baseImage: string): voi
     chownSync(join(rootfs, "home", "bun"), 1000, 1000);
     chownSync(join(rootfs, "home", "bun", "app"), 1000, 1000);
     chmodSync(join(rootfs, "home", "bun"), 0o755);
-    // What debootstrap leaves behind that an image does not need.
-    for (const dir of ["var/cache/apt/archives", "var/lib/apt/lists"]) {
-      for (const f of readdirSync(join(rootfs, dir))) if (f.endsWith(".deb") || f.includes("_")) rmSync(join(rootfs, dir, f), { force: true });
-    }
-    const tar = Bun.spawnSync(["tar", "-C", rootfs, "--numeric-owner", "-c", "."], { stdout: "pipe", stderr: "inherit", maxBuffer: 2 ** 31 });
-    if (tar.exitCode !== 0) throw new Error("tar of the root filesystem failed");
-    const imported = engineRun(engine, [
-      "import",
-      "--change", "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-      "--change", "WORKDIR /home/bun/app",
-      "--change", 'CMD ["/usr/local/bin/bun"]',
-      "-", baseImage,
-    ], { input: new Blob([tar.stdout]) });
-    if (!imported.ok) throw new Error(`${engine.name} import failed: ${imported.stderr}`);
-    console.error(`image: stand-in ${baseImage} made`);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
+  console.error(`image: stand-in ${baseImage} made`);
 }
 
 if (import.meta.main) {

@@ -7,11 +7,11 @@ import { join } from "node:path";
 import type { GeoTable } from "../../server/geo/geo-locator.ts";
 import type { PlacesManifest } from "../../server/formats/manifest.ts";
 import { decodePlacesTable, encodePlacesTable, MAX_LIMIT, NO_ADMIN1, PLACES_FILE, type PlacesTableInput } from "../../server/formats/places-format.ts";
-import { HEAVY_POSTINGS, PlaceTable } from "../../server/places/place-table.ts";
+import { COUNTRY_HEAVY_POSTINGS, HEAVY_POSTINGS, PlaceTable } from "../../server/places/place-table.ts";
 import { sha256Hex, writeAtomically } from "../write-atomically.ts";
 import { buildFoldMap } from "./fold-map.ts";
 import { ADMIN1_PACKAGE, PLACES_PACKAGE, readPlacesSource, type GeoNamesPlace } from "./geonames-source.ts";
-import { buildKeys, heavyPrefixes } from "./search-keys.ts";
+import { buildKeys, countryPostings, firstKeyWithPrefix, heavyPrefixes } from "./search-keys.ts";
 
 /** Alternate names (other languages, old names: "Bombay", "Londres") are kept for places this large. */
 export const ALTERNATES_MIN_POPULATION = 15000;
@@ -48,7 +48,7 @@ export function buildPlaces(outDir: string, tzdbDir: string, geo: GeoTable, vali
   const countryIndex = new Map(countryCodes.map((c, i) => [c, i]));
   const admin1Names: string[] = [];
   const admin1Index = new Map<string, number>();
-  const input: Omit<PlacesTableInput, "keyOffsets" | "keyBytes" | "postingStarts" | "postings" | "heavy" | "heavyStarts" | "heavyEntries" | "foldCodes" | "foldOffsets" | "foldBytes" | "metadata"> = {
+  const input: Omit<PlacesTableInput, "keyOffsets" | "keyBytes" | "postingStarts" | "postings" | "heavy" | "heavyStarts" | "heavyEntries" | "heavyGroupStarts" | "countryPostingStarts" | "countryPostings" | "foldCodes" | "foldOffsets" | "foldBytes" | "metadata"> = {
     ids: new Uint32Array(n), lat5: new Int32Array(n), lon5: new Int32Array(n), population: new Uint32Array(n),
     nameOffsets: new Uint32Array(n + 1), nameBytes: new Uint8Array(0), zone: new Uint16Array(n), country: new Uint16Array(n),
     admin1: new Uint16Array(n), zones, countryCodes, countryNames: countryCodes.map((c) => countries.get(c) ?? c), admin1Names,
@@ -102,22 +102,35 @@ export function buildPlaces(outDir: string, tzdbDir: string, geo: GeoTable, vali
     source: PLACES_PACKAGE, version: source.version, admin1Source: ADMIN1_PACKAGE, admin1Version: source.admin1Version,
     dataDate: source.dataDate, builtAt,
   };
+  const byCountry = countryPostings(keys, (index) => input.country[index]!, countryCodes.length);
   const withoutHeavy: PlacesTableInput = {
     ...input, ...keys, foldCodes, foldOffsets, foldBytes, metadata,
     heavy: new Uint32Array(0), heavyStarts: new Uint32Array(1), heavyEntries: new Uint32Array(0),
+    heavyGroupStarts: new Uint32Array(countryCodes.length + 2), countryPostingStarts: byCountry.starts, countryPostings: byCountry.postings,
   };
-  // The precomputed lists are what the server's own scan answers for those prefixes.
-  const heavy = heavyPrefixes(keys, HEAVY_POSTINGS);
+  // The precomputed lists are what the server's own scan answers for those prefixes: group 0
+  // over all places, then one group per country over its own postings (keyed by the first
+  // key of all with the prefix, which is what the server's binary search finds).
+  const groups: [number, number][][] = [heavyPrefixes(keys, HEAVY_POSTINGS)];
+  for (const subset of byCountry.subsets) {
+    const found = heavyPrefixes(keys, COUNTRY_HEAVY_POSTINGS, subset).map(([key, length]): [number, number] => [firstKeyWithPrefix(keys, key, length), length]);
+    groups.push(found.sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+  }
   const scanner = new PlaceTable(decodePlacesTable(encodePlacesTable(withoutHeavy).buffer as ArrayBuffer, PLACES_FILE));
+  const heavy = groups.flat();
   const heavyStarts = new Uint32Array(heavy.length + 1);
+  const heavyGroupStarts = new Uint32Array(groups.length + 1);
   const entries: number[] = [];
-  heavy.forEach(([key, length], h) => {
-    const ranked = scanner.rankedPrefix(key, length, MAX_LIMIT);
-    for (const index of ranked) entries.push(index);
-    heavyStarts[h + 1] = entries.length;
+  let h = 0;
+  groups.forEach((group, g) => {
+    for (const [key, length] of group) {
+      for (const index of scanner.rankedPrefix(key, length, MAX_LIMIT, g - 1)) entries.push(index);
+      heavyStarts[++h] = entries.length;
+    }
+    heavyGroupStarts[g + 1] = h;
   });
   const table: PlacesTableInput = {
-    ...withoutHeavy, heavy: new Uint32Array(heavy.flat()), heavyStarts, heavyEntries: new Uint32Array(entries),
+    ...withoutHeavy, heavy: new Uint32Array(heavy.flat()), heavyStarts, heavyEntries: new Uint32Array(entries), heavyGroupStarts,
   };
   const bytes = encodePlacesTable(table);
   writeAtomically(join(outDir, PLACES_FILE), bytes);

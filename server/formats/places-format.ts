@@ -14,9 +14,17 @@
 //   u32[keyCount+1]          start of each search key in the key bytes, then the end
 //   u32[keyCount+1]          start of each key's postings, then the end
 //   u32[postingCount]        place index << 1 | 1 where the key starts the name (not a later word)
-//   u32[heavyCount*2]        prefixes with many postings: first key index, prefix byte length
+//   u32[heavyCount*2]        prefixes with many postings: first key index, prefix byte length;
+//                            by group (the whole table, then each country), ascending in each
 //   u32[heavyCount+1]        start of each heavy prefix's best places, then the end
 //   u32[heavyEntryCount]     place indexes, best first (at most MAX_LIMIT per prefix)
+//   u32[countryCount+2]      start of each heavy group (group 0: the whole table, its
+//                            postings counted; group 1+c: country c, its own postings
+//                            counted), then the end
+//   u32[countryCount+1]      start of each country's slice of the country postings, then the end
+//   u32[postingCount]        country postings: every posting's index, grouped by its place's
+//                            country, ascending within a country; a prefix's postings in one
+//                            country are one run of it (postings are stored in key order)
 //   u32[foldCount+1]         start of each folded character's bytes, then the end
 //   u32[stringCount+1]       string offsets (string-table.ts), then its end
 //   u16[placeCount] x 3      zone, country, admin1 (NO_ADMIN1: none) indexes into the strings
@@ -28,13 +36,16 @@
 //   u8[stringBytes]          zones, country codes, country names, region names, metadata JSON
 //
 // Places are stored best first (population, capitals weighed up), so a place's index is
-// its rank: search compares integers, never populations.
+// its rank: search compares integers, never populations. A query restricted to a country
+// reads that country's run of postings (or its own precomputed list), never the others'.
+//
+// Versions: 2.0 added the heavy groups and the country postings (1.x had neither).
 
 import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";
 import { HEADER_BYTES, openTable, writeHeader, type TableKind } from "./table-header.ts";
 
 export const PLACES_FILE = "places.bin";
-export const PLACES_TABLE: TableKind = { magic: "ZTPLACES", major: 1, minor: 0, what: "places table" };
+export const PLACES_TABLE: TableKind = { magic: "ZTPLACES", major: 2, minor: 0, what: "places table" };
 export const NO_ADMIN1 = 0xffff;
 /** The most places one search answers. */
 export const MAX_LIMIT = 50;
@@ -55,6 +66,12 @@ export interface PlacesTableInput {
   heavy: Uint32Array;
   heavyStarts: Uint32Array;
   heavyEntries: Uint32Array;
+  /** u32[countryCount+2]: heavy prefix index where each group starts (0: all, 1+c: country c), then the end. */
+  heavyGroupStarts: Uint32Array;
+  /** u32[countryCount+1]: start of each country's run in countryPostings, then the end. */
+  countryPostingStarts: Uint32Array;
+  /** u32[postingCount]: posting indexes grouped by country, ascending in each. */
+  countryPostings: Uint32Array;
   foldCodes: Uint16Array;
   foldOffsets: Uint32Array;
   foldBytes: Uint8Array;
@@ -88,7 +105,10 @@ function layout(c: Counts) {
   const heavy = postings + 4 * c.postingCount;
   const heavyStarts = heavy + 8 * c.heavyCount;
   const heavyEntries = heavyStarts + 4 * (c.heavyCount + 1);
-  const foldOffsets = heavyEntries + 4 * c.heavyEntryCount;
+  const heavyGroupStarts = heavyEntries + 4 * c.heavyEntryCount;
+  const countryPostingStarts = heavyGroupStarts + 4 * (c.countryCount + 2);
+  const countryPostings = countryPostingStarts + 4 * (c.countryCount + 1);
+  const foldOffsets = countryPostings + 4 * c.postingCount;
   const stringOffsets = foldOffsets + 4 * (c.foldCount + 1);
   const zone = stringOffsets + 4 * (stringCount + 1);
   const country = zone + 2 * p;
@@ -100,7 +120,7 @@ function layout(c: Counts) {
   const blob = foldBytes + c.foldBytes;
   return {
     stringCount, ids, lat5, lon5, population, nameOffsets, keyOffsets, postingStarts, postings, heavy, heavyStarts, heavyEntries,
-    foldOffsets, stringOffsets, zone, country, admin1, foldCodes, nameBytes, keyBytes, foldBytes, blob, total: blob + c.stringBytes,
+    heavyGroupStarts, countryPostingStarts, countryPostings, foldOffsets, stringOffsets, zone, country, admin1, foldCodes, nameBytes, keyBytes, foldBytes, blob, total: blob + c.stringBytes,
   };
 }
 
@@ -121,6 +141,11 @@ export function encodePlacesTable(input: PlacesTableInput): Uint8Array {
     admin1Count: input.admin1Names.length,
     stringBytes: strings.bytes,
   };
+  // Their lengths follow from the counts, so the header does not carry them.
+  if (input.heavyGroupStarts.length !== counts.countryCount + 2 || input.countryPostingStarts.length !== counts.countryCount + 1 ||
+    input.countryPostings.length !== counts.postingCount) {
+    throw new Error("places table: heavy groups or country postings do not match the countries and postings");
+  }
   const at = layout(counts);
   const buffer = new ArrayBuffer(at.total);
   const view = writeHeader(buffer, PLACES_TABLE);
@@ -138,6 +163,9 @@ export function encodePlacesTable(input: PlacesTableInput): Uint8Array {
   put(Uint32Array, at.heavy, input.heavy);
   put(Uint32Array, at.heavyStarts, input.heavyStarts);
   put(Uint32Array, at.heavyEntries, input.heavyEntries);
+  put(Uint32Array, at.heavyGroupStarts, input.heavyGroupStarts);
+  put(Uint32Array, at.countryPostingStarts, input.countryPostingStarts);
+  put(Uint32Array, at.countryPostings, input.countryPostings);
   put(Uint32Array, at.foldOffsets, input.foldOffsets);
   writeStrings(buffer, at.stringOffsets, at.blob, strings);
   put(Uint16Array, at.zone, input.zone);
@@ -182,6 +210,9 @@ export function decodePlacesTable(buffer: ArrayBuffer, file: string): PlacesTabl
     heavy: new Uint32Array(buffer, at.heavy, 2 * counts.heavyCount),
     heavyStarts: new Uint32Array(buffer, at.heavyStarts, counts.heavyCount + 1),
     heavyEntries: new Uint32Array(buffer, at.heavyEntries, counts.heavyEntryCount),
+    heavyGroupStarts: new Uint32Array(buffer, at.heavyGroupStarts, c + 2),
+    countryPostingStarts: new Uint32Array(buffer, at.countryPostingStarts, c + 1),
+    countryPostings: new Uint32Array(buffer, at.countryPostings, counts.postingCount),
     foldCodes: new Uint16Array(buffer, at.foldCodes, counts.foldCount),
     foldOffsets: new Uint32Array(buffer, at.foldOffsets, counts.foldCount + 1),
     foldBytes: new Uint8Array(buffer, at.foldBytes, counts.foldBytes),
@@ -210,12 +241,24 @@ function validateReferences(d: PlacesTableData, fail: (reason: string) => never)
   ascending(d.postingStarts, d.postings.length, "posting starts");
   ascending(d.heavyStarts, d.heavyEntries.length, "heavy prefix starts");
   ascending(d.foldOffsets, d.foldBytes.length, "fold offsets");
+  ascending(d.heavyGroupStarts, d.heavyStarts.length - 1, "heavy group starts");
+  ascending(d.countryPostingStarts, d.countryPostings.length, "country posting starts");
   for (let i = 0; i < d.postings.length; i++) if (d.postings[i]! >>> 1 >= p) fail(`posting ${i} names a place out of range`);
   for (let i = 0; i < d.heavyEntries.length; i++) if (d.heavyEntries[i]! >= p) fail(`heavy entry ${i} names a place out of range`);
   const keyCount = d.keyOffsets.length - 1;
   for (let h = 0; h < d.heavy.length; h += 2) {
     const key = d.heavy[h]!;
     if (key >= keyCount || d.heavy[h + 1]! > d.keyOffsets[key + 1]! - d.keyOffsets[key]!) fail(`heavy prefix ${h >> 1} is out of range`);
+  }
+  // Each country's run: its own places' postings, ascending (the search's binary search needs it).
+  for (let c = 0; c + 1 < d.countryPostingStarts.length; c++) {
+    for (let e = d.countryPostingStarts[c]!; e < d.countryPostingStarts[c + 1]!; e++) {
+      const posting = d.countryPostings[e]!;
+      if (posting >= d.postings.length || (e > d.countryPostingStarts[c]! && posting <= d.countryPostings[e - 1]!)) {
+        fail(`country posting ${e} is out of range or order`);
+      }
+      if (d.country[d.postings[posting]! >>> 1] !== c) fail(`country posting ${e} is another country's`);
+    }
   }
   for (let i = 1; i < d.foldCodes.length; i++) if (d.foldCodes[i]! <= d.foldCodes[i - 1]!) fail("fold code points are not ascending");
   for (let i = 0; i < p; i++) {

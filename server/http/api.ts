@@ -39,13 +39,29 @@ export function timezoneList(request: RouteRequest): Response {
     const q = country === undefined ? queryParam(request.query, "q") : undefined;
     if (country === null || q === null) throw badRequest("bad_parameter", "invalid query: broken percent-encoding");
     if (country !== undefined || q !== undefined) {
-      // Validated (and answered) before the cache is asked: a refusal is never cached.
-      const names = country !== undefined ? countryZones(data.names, country) : searchZones(data.names, q!, (folded) => placeZone(request, q!, folded));
-      const key = country !== undefined ? `country|${request.format}|${country.toUpperCase()}` : `q|${request.format}|${q}`;
-      return cacheableAnswer(request, key, LIST_MAX_AGE, () => request.format === "json" ? JSON.stringify(names) : names.map((n) => `${n}\n`).join(""));
+      // A key names one validity: a refusal is never cached, so a kept answer's query was
+      // valid and a repeated query skips the search. (A country is upper-cased only when it
+      // is two ASCII letters: "ß" must not meet "SS".)
+      const key = country !== undefined
+        ? `country|${request.format}|${ASCII_CODE.test(country) ? country.toUpperCase() : `?${country}`}`
+        : `q|${request.format}|${q}`;
+      let names: string[] | null = null;
+      if (data.answers.get(key) === undefined) names = zoneNames(request, country, q!);
+      return cacheableAnswer(request, key, LIST_MAX_AGE, () => {
+        const list = names ?? zoneNames(request, country, q!);
+        return request.format === "json" ? JSON.stringify(list) : list.map((n) => `${n}\n`).join("");
+      });
     }
   }
   return cacheableAnswer(request, `list|${request.format}|`, LIST_MAX_AGE, () => listBody(request.data.zones.names, request.format));
+}
+
+const ASCII_CODE = /^[A-Za-z]{2}$/;
+
+/** zone.tab's names for `country`, or the names `q` may mean; a 400 for a bad one. */
+function zoneNames(request: RouteRequest, country: string | undefined, q: string): string[] {
+  const { names } = request.data;
+  return country !== undefined ? countryZones(names, country) : searchZones(names, q, (folded) => placeZone(request, q, folded));
 }
 
 /**

@@ -15,16 +15,15 @@
 //   3. only then is the listener closed.
 //
 // Connections accepted after step 1 inherit the filter, which is harmless: an established
-// connection never receives a pure SYN. Where this is unavailable (not Linux, no FFI),
-// `gateListeners` returns null and the caller just closes.
+// connection never receives a pure SYN. A kernel that refuses the filter (EPERM without
+// CAP_NET_ADMIN, as in a container with every capability dropped on the project's
+// machines) gets step 1 from a reuseport sink instead (ops/syn-sink.ts). Where neither is
+// available (not Linux, no FFI), `gateListeners` returns null and the caller just closes.
 
-import { dlopen } from "bun:ffi";
 import { readdirSync, readlinkSync } from "node:fs";
-import { allocateNative } from "../core/native-memory.ts";
+import { IPPROTO_TCP, nativeProgram, SO_ATTACH_FILTER, SOCK_FPROG_BYTES, socketCalls, SOL_SOCKET, type BpfInstruction, type SocketCalls } from "./socket-calls.ts";
+import { sinkNewConnections, type SynSink } from "./syn-sink.ts";
 
-const SOL_SOCKET = 1;
-const SO_ATTACH_FILTER = 26;
-const IPPROTO_TCP = 6;
 const TCP_INFO = 11;
 const TCP_LISTEN = 10;
 // struct tcp_info: u8 tcpi_state at 0; for a listener the kernel puts the accept queue's
@@ -41,45 +40,13 @@ const BPF_RET_K = 0x06;
 const TCP_FLAGS_OFFSET = 13;
 const SYN = 0x02;
 const ACK = 0x10;
-const DROP_NEW_SYNS: [code: number, jt: number, jf: number, k: number][] = [
+const DROP_NEW_SYNS: BpfInstruction[] = [
   [BPF_LD_B_ABS, 0, 0, TCP_FLAGS_OFFSET],
   [BPF_ALU_AND_K, 0, 0, SYN | ACK],
   [BPF_JMP_JEQ_K, 0, 1, SYN],
   [BPF_RET_K, 0, 0, 0], // drop
   [BPF_RET_K, 0, 0, 0xffffffff], // keep the whole packet
 ];
-
-// Buffers are passed as typed arrays, so bun:ffi takes their address at each call and no
-// pointer to JavaScript memory outlives the call it was taken for. The one structure that
-// holds a pointer (sock_fprog -> the filter program) lives in native memory instead.
-interface SocketCalls {
-  setsockopt(fd: number, level: number, name: number, value: Uint8Array, length: number): number;
-  getsockopt(fd: number, level: number, name: number, value: Uint8Array, length: Uint32Array): number;
-  getsockname(fd: number, address: Uint8Array, length: Uint32Array): number;
-}
-
-let calls: SocketCalls | null | undefined;
-
-function socketCalls(): SocketCalls | null {
-  if (calls !== undefined) return calls;
-  try {
-    // The structures below (tcp_info, sockaddr, sock_fprog) are laid out for 64-bit Linux.
-    if (process.platform !== "linux" || (process.arch !== "x64" && process.arch !== "arm64")) return (calls = null);
-    const libc = dlopen("libc.so.6", {
-      setsockopt: { args: ["i32", "i32", "i32", "ptr", "u32"], returns: "i32" },
-      getsockopt: { args: ["i32", "i32", "i32", "ptr", "ptr"], returns: "i32" },
-      getsockname: { args: ["i32", "ptr", "ptr"], returns: "i32" },
-    });
-    calls = {
-      setsockopt: (fd, level, name, value, length) => libc.symbols.setsockopt(fd, level, name, value, length),
-      getsockopt: (fd, level, name, value, length) => libc.symbols.getsockopt(fd, level, name, value, length),
-      getsockname: (fd, address, length) => libc.symbols.getsockname(fd, address, length),
-    };
-  } catch {
-    calls = null;
-  }
-  return calls;
-}
 
 /** The accept-queue length of `fd` if it is a listening TCP socket, else null. */
 function listenerBacklog(sys: SocketCalls, fd: number): number | null {
@@ -116,50 +83,44 @@ function listeningSockets(sys: SocketCalls, ports: readonly number[]): number[] 
   return fds;
 }
 
-const SOCK_FILTER_BYTES = 8;
-const SOCK_FPROG_BYTES = 16; // { u16 len; (padding) struct sock_filter *filter; } on 64-bit
-
-/** The SYN filter program and the sock_fprog that points at it, in native memory: built once, never moved. */
+/** The SYN filter program in native memory: built once, kept for the process. */
 let synFilter: Uint8Array | null | undefined;
 
 function synFilterProgram(): Uint8Array | null {
-  if (synFilter !== undefined) return synFilter;
-  const program = allocateNative(DROP_NEW_SYNS.length * SOCK_FILTER_BYTES);
-  const fprog = allocateNative(SOCK_FPROG_BYTES);
-  if (program === null || fprog === null) return (synFilter = null);
-  const code = new DataView(program.bytes.buffer);
-  DROP_NEW_SYNS.forEach(([op, jt, jf, k], i) => {
-    code.setUint16(i * SOCK_FILTER_BYTES, op, true);
-    code.setUint8(i * SOCK_FILTER_BYTES + 2, jt);
-    code.setUint8(i * SOCK_FILTER_BYTES + 3, jf);
-    code.setUint32(i * SOCK_FILTER_BYTES + 4, k, true);
-  });
-  const header = new DataView(fprog.bytes.buffer);
-  header.setUint16(0, DROP_NEW_SYNS.length, true);
-  header.setBigUint64(8, BigInt(program.address), true);
-  return (synFilter = fprog.bytes);
+  if (synFilter === undefined) synFilter = nativeProgram(DROP_NEW_SYNS)?.fprog ?? null;
+  return synFilter;
 }
 
-function attachSynFilter(sys: SocketCalls, fd: number): boolean {
+/** 0 once attached, else the errno (-1: no program). */
+function attachSynFilter(sys: SocketCalls, fd: number): number {
   const fprog = synFilterProgram();
-  return fprog !== null && sys.setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, fprog, SOCK_FPROG_BYTES) === 0;
+  if (fprog === null) return -1;
+  return sys.setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, fprog, SOCK_FPROG_BYTES) === 0 ? 0 : sys.errno();
 }
 
 export interface ListenerGate {
   /** How many listening sockets were found and now refuse new connections. */
   readonly listeners: number;
+  /** How: a SYN filter on each listener, or a sink queue beside it (ops/syn-sink.ts). */
+  readonly by: "filter" | "sink";
+  /** Why not the filter, when a sink stands in: the errno setsockopt gave (1: EPERM). */
+  readonly filterErrno?: number;
   /** Connections the kernel has queued for these listeners and the service has not accepted yet. */
   queued(): number;
   /** Resolves once the queues stayed empty for `settleMs`, or after `maxMs`; tells how long it took. */
   drained(maxMs: number, settleMs?: number): Promise<{ waitedMs: number; empty: boolean }>;
+  /** Lets go of what the gate holds besides the listeners (the sinks): once they are closed. */
+  release(): void;
 }
 
 /**
  * Makes this process's listening sockets on `ports` drop new connection attempts while
  * those already queued are still accepted. Null where the platform cannot (the caller
- * closes as before) or no such listener is found.
+ * closes as before) or no such listener is found. `alone`: no other process shares these
+ * ports through SO_REUSEPORT, so that where the kernel refuses the filter, a sink may
+ * stand in (it steers the whole group's connections).
  */
-export function gateListeners(ports: readonly number[]): ListenerGate | null {
+export function gateListeners(ports: readonly number[], options: { alone?: boolean } = {}): ListenerGate | null {
   const sys = socketCalls();
   if (sys === null) return null;
   let fds: number[];
@@ -168,11 +129,29 @@ export function gateListeners(ports: readonly number[]): ListenerGate | null {
   } catch {
     return null; // no /proc
   }
-  const gated = fds.filter((fd) => attachSynFilter(sys, fd));
+  let by: ListenerGate["by"] = "filter";
+  const sinks: SynSink[] = [];
+  const errnos = fds.map((fd) => attachSynFilter(sys, fd));
+  let gated = fds.filter((_, i) => errnos[i] === 0);
+  const filterErrno = errnos.find((e) => e !== 0);
+  if (gated.length < fds.length && options.alone) {
+    by = "sink";
+    gated = gated.concat(fds.filter((fd, i) => {
+      if (errnos[i] === 0) return false; // filtered already
+      const sink = sinkNewConnections(sys, fd, (f) => listenerBacklog(sys, f));
+      if (sink) sinks.push(sink);
+      return sink !== null;
+    }));
+  }
   if (gated.length === 0) return null;
   const queued = () => gated.reduce((n, fd) => n + (listenerBacklog(sys, fd) ?? 0), 0);
   return {
     listeners: gated.length,
+    by,
+    ...(by === "sink" ? { filterErrno } : {}),
+    release: () => {
+      for (const sink of sinks.splice(0)) sink.release();
+    },
     queued,
     async drained(maxMs, settleMs = 20) {
       const started = performance.now();

@@ -2,7 +2,9 @@
 // read-only and shared by the workers. A query is folded (query-fold.ts), its prefix range
 // found by binary search over the sorted keys, and the best places of that range taken:
 // from the table's precomputed list where the range is large (a one-letter prefix), by a
-// scan of the range otherwise. The work reads typed arrays and writes into buffers owned
+// scan of the range otherwise. With a country, the range narrows to that country's run of
+// postings (two more binary searches), with lists of its own: other countries' places are
+// never read. The work reads typed arrays and writes into buffers owned
 // by the table; only the answer's objects are allocated.
 
 import { mapTable } from "../formats/map-table.ts";
@@ -38,6 +40,8 @@ export const DEFAULT_LIMIT = 10;
 const MAX_QUERY_BYTES = 1024;
 /** Ranges with more postings than this are answered from the table's precomputed lists. */
 export const HEAVY_POSTINGS = 64;
+/** A country's runs with more postings than this are answered from its own precomputed lists (fewer lists: the table stays small). */
+export const COUNTRY_HEAVY_POSTINGS = 128;
 // Rank of a candidate: tier (exact name 3, exact later words 2, name prefix 1, later-word
 // prefix 0) above the place's index (places are stored best first).
 const TIER_SHIFT = 22;
@@ -52,6 +56,9 @@ export class PlaceTable {
   private readonly postingStarts: Uint32Array;
   private readonly postings: Uint32Array;
   private readonly country: Uint16Array;
+  private readonly heavyGroupStarts: Uint32Array;
+  private readonly countryPostingStarts: Uint32Array;
+  private readonly countryPostings: Uint32Array;
   private readonly names: Buffer;
   private readonly countryIndex = new Map<string, number>();
   private readonly query = new Uint8Array(MAX_QUERY_BYTES);
@@ -69,6 +76,9 @@ export class PlaceTable {
     this.postingStarts = data.postingStarts;
     this.postings = data.postings;
     this.country = data.country;
+    this.heavyGroupStarts = data.heavyGroupStarts;
+    this.countryPostingStarts = data.countryPostingStarts;
+    this.countryPostings = data.countryPostings;
     this.names = Buffer.from(data.nameBytes.buffer, data.nameBytes.byteOffset, data.nameBytes.byteLength);
     data.countryCodes.forEach((code, i) => this.countryIndex.set(code, i));
   }
@@ -115,19 +125,22 @@ export class PlaceTable {
     return this.count > 0;
   }
 
-  /** The best places for the first `length` bytes of key `key`, by a scan of its range (the build precomputes its lists with this). */
-  rankedPrefix(key: number, length: number, limit: number): number[] {
+  /**
+   * The best places for the first `length` bytes of key `key`, in country `country` (an
+   * index; -1: all), by a scan of its range: the build precomputes its lists with this.
+   */
+  rankedPrefix(key: number, length: number, limit: number, country = -1): number[] {
     this.query.set(this.keyBytes.subarray(this.keyOffsets[key]!, this.keyOffsets[key]! + length));
-    this.collect(length, limit, -1, false);
+    this.collect(length, limit, country, false);
     return Array.from(this.found.subarray(0, this.count));
   }
 
-  /** searchPlaces' place indexes by a scan of the whole range, never the precomputed lists (the tests' reference). */
+  /** searchPlaces' place indexes by a scan of the whole range filtered by country, never the lists or the country index (the tests' reference). */
   scannedIndexes(query: string, options: SearchOptions = {}): number[] {
     const country = options.country === undefined ? -1 : this.countryIndex.get(options.country) ?? -2;
     const n = foldQuery(query, this.fold, this.query);
     if (n <= 0 || country === -2) return [];
-    this.collect(n, Math.max(1, Math.min(MAX_LIMIT, options.limit ?? DEFAULT_LIMIT)), country, false);
+    this.collect(n, Math.max(1, Math.min(MAX_LIMIT, options.limit ?? DEFAULT_LIMIT)), country, false, false);
     return Array.from(this.found.subarray(0, this.count));
   }
 
@@ -149,51 +162,74 @@ export class PlaceTable {
     };
   }
 
-  private collect(n: number, limit: number, country: number, useHeavy = true): void {
+  /**
+   * The best places for the first `n` query bytes. `useLists`: answer a large range from its
+   * precomputed list; `useCountryIndex`: with a country, read only that country's run of
+   * postings. Without either, the whole range is scanned and filtered (the tests' reference);
+   * every way visits a country's postings in the same order, so all answer the same.
+   */
+  private collect(n: number, limit: number, country: number, useLists = true, useCountryIndex = true): void {
     this.count = 0;
     const lo = this.lowerBound(n);
     const hi = this.prefixEnd(lo, n);
     if (lo >= hi) return;
-    if (useHeavy && this.postingStarts[hi]! - this.postingStarts[lo]! > HEAVY_POSTINGS && this.fromHeavy(lo, n, limit, country)) return;
-    const exact = this.keyOffsets[lo + 1]! - this.keyOffsets[lo]! === n;
-    for (let k = lo; k < hi; k++) {
-      const exactKey = exact && k === lo;
-      for (let p = this.postingStarts[k]!; p < this.postingStarts[k + 1]!; p++) {
+    const starts = this.postingStarts;
+    // Postings before this one belong to the key equal to the query (key lo, when it is exact).
+    const exactEnd = this.keyOffsets[lo + 1]! - this.keyOffsets[lo]! === n ? starts[lo + 1]! : starts[lo]!;
+    if (country >= 0 && useCountryIndex) {
+      const runs = this.countryPostingStarts;
+      const from = this.firstCountryPosting(runs[country]!, runs[country + 1]!, starts[lo]!);
+      const to = this.firstCountryPosting(from, runs[country + 1]!, starts[hi]!);
+      if (useLists && to - from > COUNTRY_HEAVY_POSTINGS && this.fromList(1 + country, lo, n, limit)) return;
+      const entries = this.countryPostings;
+      for (let e = from; e < to; e++) {
+        const p = entries[e]!;
         const posting = this.postings[p]!;
         const index = posting >>> 1;
-        if (country >= 0 && this.country[index] !== country) continue;
-        const tier = (exactKey ? 2 : 0) + (posting & POSTING_FULL);
-        this.offer((tier << TIER_SHIFT) | (INDEX_MASK - index), index, limit);
+        this.offer((((p < exactEnd ? 2 : 0) + (posting & POSTING_FULL)) << TIER_SHIFT) | (INDEX_MASK - index), index, limit);
       }
+      return;
+    }
+    if (useLists && country < 0 && starts[hi]! - starts[lo]! > HEAVY_POSTINGS && this.fromList(0, lo, n, limit)) return;
+    for (let p = starts[lo]!; p < starts[hi]!; p++) {
+      const posting = this.postings[p]!;
+      const index = posting >>> 1;
+      if (country >= 0 && this.country[index] !== country) continue;
+      this.offer((((p < exactEnd ? 2 : 0) + (posting & POSTING_FULL)) << TIER_SHIFT) | (INDEX_MASK - index), index, limit);
     }
   }
 
-  /** From the precomputed best places of this exact prefix; false when there is none or the country filter leaves too few. */
-  private fromHeavy(lo: number, n: number, limit: number, country: number): boolean {
+  /** The first entry in countryPostings[from..to) naming posting `posting` or a later one (to when none). */
+  private firstCountryPosting(from: number, to: number, posting: number): number {
+    const entries = this.countryPostings;
+    while (from < to) {
+      const mid = (from + to) >>> 1;
+      if (entries[mid]! < posting) from = mid + 1;
+      else to = mid;
+    }
+    return from;
+  }
+
+  /** From the precomputed best places of this exact prefix in heavy group `group` (0: all places, 1+c: country c); false when it has none. */
+  private fromList(group: number, lo: number, n: number, limit: number): boolean {
     const heavy = this.data.heavy;
-    let a = 0;
-    let b = heavy.length >> 1;
+    let a = this.heavyGroupStarts[group]!;
+    let b = this.heavyGroupStarts[group + 1]!;
+    const end = b;
     while (a < b) {
       const mid = (a + b) >>> 1;
       const key = heavy[2 * mid]!;
       if (key < lo || (key === lo && heavy[2 * mid + 1]! < n)) a = mid + 1;
       else b = mid;
     }
-    if (a >= heavy.length >> 1 || heavy[2 * a] !== lo || heavy[2 * a + 1] !== n) return false;
+    if (a >= end || heavy[2 * a] !== lo || heavy[2 * a + 1] !== n) return false;
+    // The list is the prefix's best MAX_LIMIT places in its group (all of them when fewer):
+    // its first `limit` are the scan's answer.
     const entries = this.data.heavyEntries;
     const start = this.data.heavyStarts[a]!;
-    const end = this.data.heavyStarts[a + 1]!;
-    for (let e = start; e < end && this.count < limit; e++) {
-      const index = entries[e]!;
-      if (country >= 0 && this.country[index] !== country) continue;
-      this.found[this.count++] = index;
-    }
-    // The list is the prefix's best MAX_LIMIT places (all of them when shorter): filtered
-    // by country it is still that country's best as far as it reaches, so it answers when
-    // it fills the limit or holds every place of the prefix.
-    if (this.count === limit || end - start < MAX_LIMIT) return true;
-    this.count = 0;
-    return false;
+    const stop = Math.min(this.data.heavyStarts[a + 1]!, start + limit);
+    for (let e = start; e < stop; e++) this.found[this.count++] = entries[e]!;
+    return this.count > 0;
   }
 
   /** Keeps the `limit` best (rank, index) pairs, each place once, best first. */

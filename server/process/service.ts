@@ -216,17 +216,19 @@ export async function startServer(
       // Then refuse new connections but accept those the kernel already queued, so that
       // closing the listener resets none of them (see ops/accept-queue.ts).
       const ports = [server.port, redirect?.port].filter((p): p is number => p !== undefined);
-      const gate = gateListeners(ports);
+      // Alone on the port unless reusePort shares it with sibling workers or instances.
+      const gate = gateListeners(ports, { alone: !reusePort });
       const acceptQueue = gate ? await gate.drained(Math.min(ACCEPT_QUEUE_MAX_MS, config.drainSeconds * 1000)) : null;
       const deadline = Bun.sleep(config.drainSeconds * 1000).then(() => "deadline" as const);
       redirect?.stop();
       const stopped = server.stop(false).then(() => "drained" as const);
       const outcome = await Promise.race([stopped, deadline]);
       if (outcome === "deadline") await server.stop(true);
+      gate?.release();
       logEvent("stopped", {
         worker: state.workerId,
         outcome,
-        acceptQueue: acceptQueue ? { listeners: gate!.listeners, waitedMs: Math.round(acceptQueue.waitedMs), emptied: acceptQueue.empty } : "not gated",
+        acceptQueue: acceptQueue ? { listeners: gate!.listeners, by: gate!.by, filterErrno: gate!.filterErrno, waitedMs: Math.round(acceptQueue.waitedMs), emptied: acceptQueue.empty } : "not gated",
       });
     },
     reload(load) {

@@ -40,6 +40,21 @@ describe("/timezone?country=", () => {
     expect(Object.keys((await r.json()) as object)).toEqual(["error"]);
   });
 
+  test("a repeated query answers from the cache as first; a code that upper-cases into a kept one's is still a 400", async () => {
+    // "ß" upper-cases to "SS" (South Sudan), "ﬀ" to "FF": a kept answer must not stand in for them.
+    for (const [kept, refused] of [["SS", "ß"], ["ss", "ß"], ["FF", "ﬀ"]] as const) {
+      const first = await get(`/timezone?country=${kept}`);
+      const again = await get(`/timezone?country=${kept}`);
+      expect(again.status).toBe(first.status);
+      expect(await again.text()).toBe(await first.text());
+      const r = await get(`/timezone?country=${encodeURIComponent(refused)}`);
+      expect(r.status).toBe(400);
+      expect(Object.keys((await r.json()) as object)).toEqual(["error"]);
+    }
+    // A refused q is not kept: it stays refused when asked again.
+    for (let i = 0; i < 2; i++) expect((await get("/timezone?q=%01abc")).status).toBe(400);
+  });
+
   test("/api/timezone ignores country (the WorldTimeAPI profile never changes)", async () => {
     expect(await (await get("/api/timezone?country=DE")).text()).toBe(await (await get("/api/timezone")).text());
   });

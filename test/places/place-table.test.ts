@@ -69,12 +69,15 @@ describe("query folding", () => {
 });
 
 describe("search", () => {
-  test("every precomputed list is what the scan of its range answers", () => {
-    const { heavy, heavyStarts, heavyEntries } = table.data;
-    expect(heavy.length / 2).toBeGreaterThan(100);
-    for (let h = 0; h < heavy.length / 2; h++) {
-      const scanned = table.rankedPrefix(heavy[2 * h]!, heavy[2 * h + 1]!, MAX_LIMIT);
-      expect(Array.from(heavyEntries.subarray(heavyStarts[h]!, heavyStarts[h + 1]!))).toEqual(scanned);
+  test("every precomputed list is what the scan of its range answers, all places' and each country's", () => {
+    const { heavy, heavyStarts, heavyEntries, heavyGroupStarts } = table.data;
+    expect(heavyGroupStarts[1]).toBeGreaterThan(100);
+    expect(heavy.length / 2 - heavyGroupStarts[1]!).toBeGreaterThan(100);
+    for (let group = 0; group + 1 < heavyGroupStarts.length; group++) {
+      for (let h = heavyGroupStarts[group]!; h < heavyGroupStarts[group + 1]!; h++) {
+        const scanned = table.rankedPrefix(heavy[2 * h]!, heavy[2 * h + 1]!, MAX_LIMIT, group - 1);
+        expect(Array.from(heavyEntries.subarray(heavyStarts[h]!, heavyStarts[h + 1]!))).toEqual(scanned);
+      }
     }
   });
 
@@ -150,7 +153,7 @@ describe("the reader refuses a damaged places.bin, naming it", () => {
     expect(refusal(bytes.subarray(0, bytes.length - 1))).toContain("length mismatch");
   });
 
-  test("a posting, a heavy entry or a zone index out of range", () => {
+  test("a posting, a heavy entry, a zone index, a country posting or a heavy group out of range", () => {
     const d = decodePlacesTable(bytes.slice().buffer as ArrayBuffer, file);
     const at = (view: ArrayBufferView) => view.byteOffset;
     const corrupt = (offset: number, value: number, size: 2 | 4) => {
@@ -164,5 +167,11 @@ describe("the reader refuses a damaged places.bin, naming it", () => {
     expect(corrupt(at(d.heavyEntries), 0xffffffff, 4)).toContain("heavy entry 0 names a place out of range");
     expect(corrupt(at(d.zone) + 2 * 3, 0xfffe, 2)).toContain("place 3 names a zone, country or region out of range");
     expect(corrupt(at(d.keyOffsets) + 4 * 5, 0xffffff, 4)).toContain("key offsets are not ascending");
+    expect(corrupt(at(d.countryPostings) + 4 * 2, 0xfffffff0, 4)).toContain("country posting 2 is out of range or order");
+    // Another country's posting in the first country's run (both runs non-empty).
+    const c = d.countryPostingStarts.findIndex((start, i) => i > 0 && start > 0 && d.countryPostingStarts[i + 1]! > start);
+    const other = d.countryPostings[d.countryPostingStarts[c]!]!;
+    expect(corrupt(at(d.countryPostings), other, 4)).toMatch(/country posting 0 is (another country's|out of range or order)/);
+    expect(corrupt(at(d.heavyGroupStarts) + 4, 0xffffff, 4)).toContain("heavy group starts are not ascending");
   });
 });

@@ -13,10 +13,17 @@ export interface LoadReport {
   lostOnReusedConnection: number;
   resetBeforeAccepted: number;
   refused: number;
+  /** Connections this client opened (to tell how many it opened during a drain). */
+  opened: number;
 }
 
-export function keepAliveLoad(port: number, path: string, connections: number, shouldStop: () => boolean): Promise<LoadReport> {
-  const report: LoadReport = { responses: 0, non2xx: 0, truncated: 0, lostOnReusedConnection: 0, resetBeforeAccepted: 0, refused: 0 };
+export function newLoadReport(): LoadReport {
+  return { responses: 0, non2xx: 0, truncated: 0, lostOnReusedConnection: 0, resetBeforeAccepted: 0, refused: 0, opened: 0 };
+}
+
+/** Load on `port`; `report` (optional) is filled as it goes, so a caller can read it midway. */
+export function keepAliveLoad(port: number, path: string, connections: number, shouldStop: () => boolean, live?: LoadReport): Promise<LoadReport> {
+  const report = live ?? newLoadReport();
   const request = `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
 
   const loop = () => new Promise<void>((done) => {
@@ -30,6 +37,7 @@ export function keepAliveLoad(port: number, path: string, connections: number, s
       answeredOnThisConnection = 0;
       let connected = false;
       socket = connect(port, "127.0.0.1");
+      report.opened++;
       socket.setNoDelay(true);
       socket.on("connect", () => {
         connected = true;
