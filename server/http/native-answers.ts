@@ -1,7 +1,8 @@
 // Constant answers that Bun sends from its own router, without entering JavaScript: the
-// WorldTimeAPI zone list, the area lists, /openapi.json and the /api index. Bun answers a GET of such a route from the Response it was given (Date added,
-// If-None-Match answered 304 natively); every other method on the path still reaches the
-// fetch handler, so HEAD, OPTIONS and the 405s are answered as before.
+// WorldTimeAPI zone list, the area lists, /openapi.json and the /api index. Bun answers a
+// GET of such a route from the Response it was given (Date added, If-None-Match answered
+// 304 natively); every other method on the path still reaches the fetch handler, so HEAD,
+// OPTIONS and the 405s are answered as before.
 //
 // Each answer is made once by the fetch handler itself, so its bytes and headers are what
 // the handler answers (ETag, CORS, Cache-Control, security headers), then frozen. Bun
@@ -21,15 +22,16 @@ import type { FetchHandler } from "./handler.ts";
 import type { BunHandler, RawPathRouting } from "./raw-path-guard.ts";
 import { matchRoute } from "./routes.ts";
 
-/** A GET answered by Bun; the other methods go to `others` (the fetch handler's route for the path). */
+/** A GET answered by Bun; the other methods go to the fetch handler's route for the path. */
 export type NativeRoute = { GET: Response } & Record<"HEAD" | "OPTIONS" | "POST" | "PUT" | "DELETE" | "PATCH", BunHandler>;
 
 /** Headers the handler adds per request, never part of a constant answer. */
 const PER_REQUEST_HEADERS = ["date", "ratelimit", "ratelimit-policy", "connection"];
 
 /**
- * Every path whose GET answer is constant for the data and site being served: the
- * candidates the handler answers 200 for (an area list only where the prefix names no zone).
+ * Every path whose GET answer is constant for the data being served, and that no query
+ * changes (an area list only where the prefix names no zone). nativeAnswers keeps those
+ * the handler answers 200.
  */
 export function constantPaths(state: AppState): string[] {
   // Not `/timezone/`: the spec list with its query, as `/timezone`.

@@ -156,7 +156,7 @@ export async function startServer(
     }
     if (ok) state.metrics.reloads.ok++;
     else state.metrics.reloads.failed++;
-    // The constant answers of what now serves (a failed reload keeps some of the old).
+    // The constant answers of the data now serving (after a failed reload, the data kept).
     if (!state.draining) server.reload(handlers(await nativeAnswers(constantHandler, state, routing)));
     return ok;
   });
