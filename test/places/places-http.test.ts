@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestServer } from "../support/test-server.ts";
+import type { Place } from "../../server/places/place-table.ts";
 
 let server: { url: string; stop: () => void };
 beforeAll(async () => {
@@ -10,17 +11,8 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => server?.stop());
 
-interface PlaceAnswer {
-  id: number;
-  name: string;
-  country: string;
-  country_name: string;
-  admin1: string | null;
-  latitude: number;
-  longitude: number;
-  population: number;
-  timezone: string;
-}
+/** What /places answers: the places table's own Place (server/places/place-table.ts). */
+type PlaceAnswer = Place;
 
 async function places(query: string): Promise<PlaceAnswer[]> {
   const response = await fetch(`${server.url}/places?${query}`);
