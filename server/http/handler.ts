@@ -12,9 +12,10 @@ import { DUPLICATE_HOST, HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http
 import { ALLOWED_METHODS, ALLOWED_WITH_POST } from "./responses.ts";
 import { ZonetimeError } from "../core/errors.ts";
 import type { RateDecision } from "./rate-limiter.ts";
-import { requestTarget, type RequestTarget } from "./request-target.ts";
+import type { RequestTarget } from "./request-target.ts";
+import { RouteMemo } from "./route-memo.ts";
 import type { RawPath } from "./raw-path-guard.ts";
-import { API_PREFIX, matchRoute, REFUSED_PATH, type RouteMatch, type RouteRequest } from "./routes.ts";
+import { API_PREFIX, REFUSED_PATH, type RouteMatch, type RouteRequest } from "./routes.ts";
 import { PAGE_SECURITY_HEADERS } from "./static-site.ts";
 
 export { createAppState, type AppState } from "./app-state.ts";
@@ -34,9 +35,12 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
   const spent = { cost: 1 };
   // One RouteRequest, refilled per request (the handler is synchronous): no object or closure per request.
   const request = new PipelineRequest(state);
+  // The target and route of each URL seen, remembered (route-memo.ts).
+  const memo = new RouteMemo();
   return (req, server, raw) => {
     const started = performance.now();
-    const target = requestTarget(req.url);
+    const routed = memo.route(req.url);
+    const target = routed.target;
     const peer = peerAddress(req, server);
     let client = peer;
     let limitKey = peer === null || isLoopbackPeer(peer) ? null : peer;
@@ -47,13 +51,9 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
       const refused = state.data.responses.error(DUPLICATE_HOST(), "json", req.method === "HEAD", { Connection: "close" });
       return finish(state, counted, req.method, target.path, REFUSED_PATH, client, started, null, refused);
     }
-    const match = raw === undefined ? matchRoute(target.path) : checkedMatch(target.path, raw);
+    const match = raw === undefined ? routed.match : checkedMatch(routed.match, raw);
     let response: Response | Promise<Response>;
     let decision: RateDecision | null = null;
-    const failed = (error: unknown) => {
-      logError("request_failed", error, { method: req.method, path: target.path.slice(0, 256) });
-      return internalError(state);
-    };
     try {
       // Admitted while the client has a token, charged 1; the rest of an answer's cost once it is known.
       spent.cost = 1;
@@ -61,19 +61,26 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
       response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, target, match, client, state, spent, request);
       if (decision?.allowed && spent.cost > 1) decision = state.limiter!.charge(limitKey, spent.cost - 1);
     } catch (error) {
-      response = failed(error);
+      response = failedRequest(state, req.method, target.path, error);
     }
     if (response instanceof Promise) {
-      return response.then((r) => r, failed).then((r) => finish(state, counted, req.method, target.path, match, client, started, decision, r));
+      return response
+        .then((r) => r, (error) => failedRequest(state, req.method, target.path, error))
+        .then((r) => finish(state, counted, req.method, target.path, match, client, started, decision, r));
     }
     return finish(state, counted, req.method, target.path, match, client, started, decision, response);
   };
 }
 
-/** The route of the parsed path, if the path as sent was under that route too; else refused. */
-function checkedMatch(path: string, raw: RawPath): RouteMatch {
+/** An exception no route answered: logged, and a JSON 500 (a bug, never the client's stack trace). */
+function failedRequest(state: AppState, method: string, path: string, error: unknown): Response {
+  logError("request_failed", error, { method, path: path.slice(0, 256) });
+  return internalError(state);
+}
+
+/** The parsed path's route, if the path as sent was under that route too; else refused. */
+function checkedMatch(match: RouteMatch, raw: RawPath): RouteMatch {
   if (raw.refused) return REFUSED_PATH;
-  const match = matchRoute(path);
   if (match.family === raw.family) return match;
   // A caseless row (timeapi.io's `/api/TimeZone/zone`): its first segment as sent is in any
   // case, which the raw routes know only in lower case or as a path under `/api`.
@@ -135,20 +142,13 @@ class PipelineRequest implements RouteRequest {
 const MAX_POST_BODY = 16 * 1024;
 
 function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState, spent: { cost: number }, reused: PipelineRequest): Response | Promise<Response> {
-  const { responses } = state.data;
   const method = req.method;
   const head = method === "HEAD";
-  // An API path answers its errors in its own format (`.txt`: text); everything else in JSON.
-  const format = match.api ? match.format : "json";
   const route = match.route;
-  const dialect = route?.dialect;
-  const answerError = (error: HttpError, extra?: Record<string, string>) => dialect
-    ? dialect.error({ query: target.query, head, data: state.data, header: (name) => req.headers.get(name) }, error, extra)
-    : extra ? responses.error(error, format, head, extra) : responses.error(error, format, head);
   const allowed = route?.post ? ALLOWED_WITH_POST : ALLOWED_METHODS;
-  if (method === "OPTIONS") return responses.preflight(allowed);
+  if (method === "OPTIONS") return state.data.responses.preflight(allowed);
   const post = method === "POST" && route?.post !== undefined;
-  if (method !== "GET" && !head && !post) return answerError(METHOD_NOT_ALLOWED(), { Allow: allowed });
+  if (method !== "GET" && !head && !post) return errorAnswer(state, req, target, match, head, METHOD_NOT_ALLOWED(), { Allow: allowed });
   try {
     if (route !== null) {
       if (post) {
@@ -166,14 +166,14 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
           cost: 1,
         };
         const declared = Number(req.headers.get("content-length") ?? 0);
-        if (!(declared <= MAX_POST_BODY)) return answerError(new HttpError("body_too_large", 413, "request body too large"));
+        if (!(declared <= MAX_POST_BODY)) return errorAnswer(state, req, target, match, head, new HttpError("body_too_large", 413, "request body too large"));
         const contentType = req.headers.get("content-type");
         return req.text().then((body) => {
           if (body.length > MAX_POST_BODY) throw new HttpError("body_too_large", 413, "request body too large");
           return route.post!(request, body, contentType);
         }).catch((error) => {
-          if (error instanceof HttpError) return answerError(error);
-          if (error instanceof TypeError) return answerError(new HttpError("bad_body", 400, "unreadable request body"));
+          if (error instanceof HttpError) return errorAnswer(state, req, target, match, head, error);
+          if (error instanceof TypeError) return errorAnswer(state, req, target, match, head, new HttpError("bad_body", 400, "unreadable request body"));
           throw error;
         });
       }
@@ -198,11 +198,19 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
     if (match.api) throw NOT_FOUND(); // an unknown path under /api
     return sitePage(target.path, head, req.headers, state);
   } catch (error) {
-    if (error instanceof HttpError) return answerError(error);
+    if (error instanceof HttpError) return errorAnswer(state, req, target, match, head, error);
     // A lower layer's refusal of the client's input (names/: a bad lang, q or country) is a 4xx too.
-    if (error instanceof ZonetimeError && error.status >= 400 && error.status < 500) return answerError(new HttpError(error.code, error.status, error.message));
+    if (error instanceof ZonetimeError && error.status >= 400 && error.status < 500) return errorAnswer(state, req, target, match, head, new HttpError(error.code, error.status, error.message));
     throw error;
   }
+}
+
+/** A client's mistake, in the route's dialect's error shape, else in the path's own format (`.txt`: text; JSON elsewhere). */
+function errorAnswer(state: AppState, req: Request, target: RequestTarget, match: RouteMatch, head: boolean, error: HttpError, extra?: Record<string, string>): Response {
+  const dialect = match.route?.dialect;
+  if (dialect) return dialect.error({ query: target.query, head, data: state.data, header: (name) => req.headers.get(name) }, error, extra);
+  const format = match.api ? match.format : "json";
+  return extra ? state.data.responses.error(error, format, head, extra) : state.data.responses.error(error, format, head);
 }
 
 /**
