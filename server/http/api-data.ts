@@ -11,6 +11,7 @@ import type { ZoneTable } from "../tz/zone-table.ts";
 import type { NamesTable } from "../names/names-table.ts";
 import { ZoneNamer } from "../names/zone-namer.ts";
 import { AnswerCache } from "./answer-cache.ts";
+import { KnownRequests } from "./known-requests.ts";
 import { Responses } from "./responses.ts";
 
 /** generated/ as server/process/load-data.ts reads it: plain data, nothing of HTTP. */
@@ -35,6 +36,8 @@ export interface ApiData extends Tables {
   namer: ZoneNamer;
   /** Cacheable answers of this data version, encoded, with their ETags (answer-cache.ts). */
   answers: AnswerCache;
+  /** Which of those answers a request URL was given (known-requests.ts). */
+  knownRequests: KnownRequests;
 }
 
 /** ANSWER_CACHE_BYTES's default: per worker process. */
@@ -58,5 +61,6 @@ export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT
     renderer: new TimeObjectRenderer(tables.zones),
     namer: new ZoneNamer(tables.zones, tables.names),
     answers: new AnswerCache(answerCacheBytes, `tz-${tables.zones.tzdbVersion}-${fingerprint}`),
+    knownRequests: new KnownRequests(),
   };
 }

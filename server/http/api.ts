@@ -18,7 +18,7 @@ import { checkLocalYears, invalidAt, parseAt } from "./at-param.ts";
 import { parseCoordinates } from "./coordinates-param.ts";
 import { badRequest, MALFORMED_IP, MALFORMED_PATH, NOT_FOUND, UNKNOWN_LOCATION } from "./http-errors.ts";
 import { queryParam, safeDecode } from "./request-target.ts";
-import { cacheableAnswer } from "./cacheable-answer.ts";
+import { ALWAYS, cacheableAnswer } from "./cacheable-answer.ts";
 import { listBody } from "./responses.ts";
 import type { RouteRequest } from "./routes.ts";
 import { withTimezoneName } from "./lang-param.ts";
@@ -50,10 +50,10 @@ export function timezoneList(request: RouteRequest): Response {
       return cacheableAnswer(request, key, LIST_MAX_AGE, () => {
         const list = names ?? zoneNames(request, country, q!);
         return request.format === "json" ? JSON.stringify(list) : list.map((n) => `${n}\n`).join("");
-      });
+      }, undefined, ALWAYS);
     }
   }
-  return cacheableAnswer(request, `list|${request.format}|`, LIST_MAX_AGE, () => listBody(request.data.zones.names, request.format));
+  return cacheableAnswer(request, `list|${request.format}|`, LIST_MAX_AGE, () => listBody(request.data.zones.names, request.format), undefined, ALWAYS);
 }
 
 const ASCII_CODE = /^[A-Za-z]{2}$/;

@@ -6,25 +6,56 @@
 //   3. else the body is built once, encoded and kept (within the cache's byte budget).
 // The answer's cost (answer-cost.ts) is set on the request either way: 1 for a 304,
 // by body size for a 200, so that the same query costs the same cached or not.
+//
+// A route whose row is `remembered(handler)` also tells, by `holds`, how long its URL names
+// the same key: then the same URL again is answered from the cache before the handler
+// parses anything (known-requests.ts).
 
 import { costOfBody } from "./answer-cost.ts";
-import type { RouteRequest } from "./routes.ts";
+import type { CachedAnswer } from "./answer-cache.ts";
+import type { RouteHandler, RouteRequest } from "./routes.ts";
 
 const encoder = new TextEncoder();
 
+/** How long the request's URL names this answer's key: at any time (the query names it all), or in this unix second only. */
+export type Holds = { always: true } | { always: false; second: number };
+export const ALWAYS: Holds = Object.freeze({ always: true });
+
 /** `type`: a content type other than the format's (/device.csv). */
-export function cacheableAnswer(request: RouteRequest, key: string, maxAge: number, build: () => string, type?: string): Response {
-  const { answers, responses } = request.data;
+export function cacheableAnswer(request: RouteRequest, key: string, maxAge: number, build: () => string, type?: string, holds?: Holds): Response {
+  const { answers } = request.data;
   const cached = answers.get(key);
+  if (holds !== undefined && request.url !== null) {
+    request.data.knownRequests.remember(request.url, { key, second: holds.always ? null : holds.second, maxAge, type });
+  }
   // A kept answer carries its ETag: no hash of the key for a repeated query.
-  const etag = cached?.etag ?? answers.etagOf(key);
+  return answerOf(request, cached?.etag ?? answers.etagOf(key), maxAge, type, cached, key, build);
+}
+
+/** The row's handler, tried after the answer its URL was given last time, if that still holds. */
+export function remembered(handle: RouteHandler): RouteHandler {
+  return (request, state) => knownAnswer(request) ?? handle(request, state);
+}
+
+function knownAnswer(request: RouteRequest): Response | null {
+  if (request.url === null) return null;
+  const known = request.data.knownRequests.recall(request.url);
+  if (known === undefined || (known.second !== null && known.second !== request.clock().seconds)) return null;
+  const entry = request.data.answers.get(known.key);
+  if (entry === undefined) return null; // dropped from the cache: the handler builds it again
+  return answerOf(request, entry.etag, known.maxAge, known.type, entry, known.key, null);
+}
+
+/** 304 when If-None-Match holds `etag`, else the entry's body (built and kept when absent); the request's cost set either way. */
+function answerOf(request: RouteRequest, etag: string, maxAge: number, type: string | undefined, entry: CachedAnswer | undefined, key: string, build: (() => string) | null): Response {
+  const { responses } = request.data;
   const ifNoneMatch = request.ifNoneMatch();
   if (ifNoneMatch !== null && responses.etagMatches(ifNoneMatch, etag)) {
     request.cost = 1;
     return responses.notModified(etag, request.format, maxAge, type);
   }
-  const entry = cached ?? answers.put(key, etag, encoder.encode(build()));
-  request.cost = costOfBody(entry.body.size);
+  const answer = entry ?? request.data.answers.put(key, etag, encoder.encode(build!()));
+  request.cost = costOfBody(answer.body.size);
   // `type` is part of what the key names, so one entry always has the same.
-  return responses.cachedAnswer(entry, request.format, request.head, maxAge, type);
+  return responses.cachedAnswer(answer, request.format, request.head, maxAge, type);
 }

@@ -39,7 +39,8 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
   const memo = new RouteMemo();
   return (req, server, raw) => {
     const started = performance.now();
-    const routed = memo.route(req.url);
+    const url = req.url;
+    const routed = memo.route(url);
     const target = routed.target;
     const peer = peerAddress(req, server);
     let client = peer;
@@ -58,7 +59,7 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
       // Admitted while the client has a token, charged 1; the rest of an answer's cost once it is known.
       spent.cost = 1;
       decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey, 1) : null;
-      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, target, match, client, state, spent, request);
+      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, url, target, match, client, state, spent, request);
       if (decision?.allowed && spent.cost > 1) decision = state.limiter!.charge(limitKey, spent.cost - 1);
     } catch (error) {
       response = failedRequest(state, req.method, target.path, error);
@@ -118,6 +119,7 @@ class PipelineRequest implements RouteRequest {
   head = false;
   params: readonly string[] = [];
   query = "";
+  url: string | null = null;
   clientAddress: string | null = null;
   data: RouteRequest["data"];
   clock: RouteRequest["clock"];
@@ -141,7 +143,7 @@ class PipelineRequest implements RouteRequest {
 /** A POST body larger than this is refused (timeapi.io's bodies are a few short strings). */
 const MAX_POST_BODY = 16 * 1024;
 
-function respond(req: Request, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState, spent: { cost: number }, reused: PipelineRequest): Response | Promise<Response> {
+function respond(req: Request, url: string, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState, spent: { cost: number }, reused: PipelineRequest): Response | Promise<Response> {
   const method = req.method;
   const head = method === "HEAD";
   const route = match.route;
@@ -158,6 +160,7 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
           head,
           params: match.params,
           query: target.query,
+          url: null,
           clientAddress: client,
           ifNoneMatch: () => req.headers.get("if-none-match"),
           header: (name) => req.headers.get(name),
@@ -182,6 +185,7 @@ function respond(req: Request, target: RequestTarget, match: RouteMatch, client:
       reused.head = head;
       reused.params = match.params;
       reused.query = target.query;
+      reused.url = url;
       reused.clientAddress = client;
       reused.req = req;
       reused.data = state.data; // a reload replaces the data

@@ -10,7 +10,7 @@
 import { MAX_LIMIT } from "../formats/places-format.ts";
 import { resolveLocale } from "../names/locale-tag.ts";
 import { DEFAULT_LIMIT, type Place } from "../places/place-table.ts";
-import { cacheableAnswer } from "./cacheable-answer.ts";
+import { ALWAYS, cacheableAnswer } from "./cacheable-answer.ts";
 import { badRequest } from "./http-errors.ts";
 import { queryParam } from "./request-target.ts";
 import type { RouteRequest } from "./routes.ts";
@@ -76,5 +76,5 @@ export function places(request: RouteRequest): Response {
       const region = names.regionIndex(place.country);
       return region < 0 ? place : { ...place, country_name: namer.countryName(region, locale) };
     }));
-  });
+  }, undefined, ALWAYS);
 }

@@ -15,6 +15,7 @@ import type { Format, Profile } from "../time-object/time-object.ts";
 import { callerIp, coordinates, ipAddress, timezoneList, timezoneName, worldTimeApiAlias } from "./api.ts";
 import { apiIndex, convert, info, transitions } from "./zone-routes.ts";
 import { places } from "./places-route.ts";
+import { remembered } from "./cacheable-answer.ts";
 import { device, deviceCsv, deviceIndex } from "./device-routes.ts";
 import { worldClock } from "./world-clock.ts";
 import { sync } from "./sync-route.ts";
@@ -34,6 +35,11 @@ export interface RouteRequest {
   params: readonly string[];
   /** The raw query string without "?" (read with queryParam). */
   query: string;
+  /**
+   * req.url, the key under which a `remembered` row's answer is found again
+   * (known-requests.ts); null where the answer also depends on a body (POST).
+   */
+  url: string | null;
   /** The resolved client address (socket peer, or the trusted proxy's client), if known. */
   clientAddress: string | null;
   /** If-None-Match, read only when asked (reading headers materialises them). */
@@ -106,18 +112,18 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   // The dialects first: their paths are no name of WorldTimeAPI's (`/api/TimeZone/zone`
   // was an unknown location there), and every tz name keeps its meaning below.
   ...DIALECT_ROUTES,
-  { pattern: "/timezone", on: "api", label: "timezone_list", limited: true, handle: timezoneList },
-  { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", limited: true, handle: transitions },
-  { pattern: "/timezone/{name*}/info", on: "api", label: "info", limited: true, handle: info },
+  { pattern: "/timezone", on: "api", label: "timezone_list", limited: true, handle: remembered(timezoneList) },
+  { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", limited: true, handle: remembered(transitions) },
+  { pattern: "/timezone/{name*}/info", on: "api", label: "info", limited: true, handle: remembered(info) },
   { pattern: "/timezone/{name*}/device", on: "api", label: "device", limited: true, handle: device },
   { pattern: "/timezone/{name*}", on: "api", label: "timezone", limited: true, handle: timezoneName },
   { pattern: "/device", on: "api", label: "device_list", limited: true, handle: deviceIndex },
   { pattern: "/device.csv", on: "api", label: "device_list", limited: true, text: false, handle: deviceCsv },
-  { pattern: "/convert", on: "api", label: "convert", limited: true, handle: convert },
+  { pattern: "/convert", on: "api", label: "convert", limited: true, handle: remembered(convert) },
   { pattern: "/ip", on: "api", label: "ip", limited: true, handle: callerIp },
   { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: ipAddress },
   { pattern: "/coordinates/{point}", on: "api", label: "coordinates", limited: true, handle: coordinates },
-  { pattern: "/places", on: "raw", label: "places", limited: true, handle: places },
+  { pattern: "/places", on: "raw", label: "places", limited: true, handle: remembered(places) },
   { pattern: "/clock", on: "api", label: "clock", limited: true, handle: worldClock },
   // Spec profile, JSON only: the smallest answer, and a clock offset has no WorldTimeAPI form.
   { pattern: "/sync", on: "raw", label: "sync", limited: true, handle: sync },

@@ -10,7 +10,7 @@
 
 import type { Instant } from "../core/clock.ts";
 import { MAX_SECONDS, parseAt } from "./at-param.ts";
-import { cacheableAnswer } from "./cacheable-answer.ts";
+import { ALWAYS, cacheableAnswer, type Holds } from "./cacheable-answer.ts";
 import { checkConvertYears, convertBody, convertInstant, parseDisambiguation } from "./convert-answer.ts";
 import { badRequest, HttpError } from "./http-errors.ts";
 import { queryParam } from "./request-target.ts";
@@ -59,10 +59,12 @@ export function transitions(request: RouteRequest): Response {
   if (to !== undefined ? !isAfter(to, first) : end <= start) throw badRequest("bad_window", "invalid to: must be after from");
   // The answer is a function of these alone (the whole-second window the microseconds select).
   const key = `transitions|${request.profile}|${request.format}|${name.name}|${start}|${end}`;
+  // A window from now is the same URL's answer for this second only.
+  const holds: Holds = from === undefined ? { always: false, second: first.seconds } : ALWAYS;
   return cacheableAnswer(request, key, from === undefined ? NOW_MAX_AGE : DAY, () => {
     const answer = transitionsAnswer(zones, name, start, end, request.profile);
     return request.format === "json" ? JSON.stringify(answer) : transitionsText(answer);
-  });
+  }, undefined, holds);
 }
 
 /** `/timezone/{name*}/info` */
@@ -96,7 +98,8 @@ export function info(request: RouteRequest): Response {
       }
     }
     return body;
-  });
+    // The state now (and the device string) is the same URL's answer for this second only.
+  }, undefined, at !== undefined ? ALWAYS : { always: false, second: now });
 }
 
 function requiredParam(request: RouteRequest, name: string): string {
@@ -118,7 +121,7 @@ export function convert(request: RouteRequest): Response {
   // Both local times must be in years 0001-9999 before anything is answered (a 304 included).
   checkConvertYears(zones, from, to, instant);
   const key = `convert|${request.profile}|${request.format}|${from.name}|${to.name}|${instant.seconds}|${instant.micros}`;
-  return cacheableAnswer(request, key, DAY, () => convertBody(zones, from, to, instant, request.profile, request.format));
+  return cacheableAnswer(request, key, DAY, () => convertBody(zones, from, to, instant, request.profile, request.format), undefined, ALWAYS);
 }
 
 /** Every path of the WorldTimeAPI profile, for its index. */

@@ -1,0 +1,85 @@
+// A repeated URL of a cacheable route is answered from the answer it was given before
+// (server/http/known-requests.ts), skipping its validation. It must answer exactly what
+// the route would have answered: the same status, body, ETag and Cache-Control, at every
+// instant, including across the second (a transitions window starting now), a clock
+// change (a zone's info) and midnight (localized names). Each reference request below
+// names a host of its own, so its URL was never seen and the route runs in full.
+
+import { beforeAll, describe, expect, test } from "bun:test";
+import type { Instant } from "../../server/core/clock.ts";
+import { testHandler } from "../support/test-server.ts";
+
+let now: Instant = { seconds: 0, micros: 0 };
+let handle: (req: Request) => Response;
+let fresh = 0;
+
+beforeAll(async () => {
+  handle = await testHandler(() => now);
+}, 120_000);
+
+const PATHS = [
+  "/timezone/America/New_York/transitions",
+  "/timezone/America/New_York/transitions?to=2027-01-01T00:00:00Z",
+  "/api/timezone/Europe/London/transitions.txt?from=2026-01-01T00:00:00Z",
+  "/timezone/America/New_York/info",
+  "/timezone/America/New_York/info?lang=de",
+  "/api/timezone/Australia/Lord_Howe/info.txt",
+  "/timezone/Europe/London/info?at=2026-03-29T01:00:00Z",
+  "/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London",
+  "/places?q=new%20yo&limit=3",
+  "/timezone?q=pacific%20time",
+  "/timezone?country=AU",
+  "/timezone",
+];
+
+// Around New York's spring-forward (2026-03-08T07:00:00Z) and a UTC midnight, a second apart.
+const CHANGE = Date.UTC(2026, 2, 8, 7) / 1000;
+const INSTANTS = [CHANGE - 2, CHANGE - 1, CHANGE, CHANGE + 1, CHANGE + 86400 - 7 * 3600 - 1, CHANGE + 86400 - 7 * 3600];
+
+function answer(host: string, path: string, init: RequestInit = {}) {
+  const res = handle(new Request(`http://${host}${path}`, init));
+  return {
+    status: res.status,
+    etag: res.headers.get("etag"),
+    cacheControl: res.headers.get("cache-control"),
+    length: res.headers.get("content-length"),
+    body: res.body === null ? "" : Bun.readableStreamToText(res.body),
+  };
+}
+
+async function settled(a: ReturnType<typeof answer>) {
+  return { ...a, body: await a.body };
+}
+
+describe("a remembered URL answers what its route answers", () => {
+  test("at each instant, for GET, HEAD and If-None-Match", async () => {
+    for (const seconds of INSTANTS) {
+      for (const micros of [0, 999_999]) {
+        now = { seconds, micros };
+        for (const path of PATHS) {
+          for (let repeat = 0; repeat < 3; repeat++) {
+            const seen = await settled(answer("known.example", path));
+            const reference = await settled(answer(`ref${fresh++}.example`, path));
+            expect({ path, seconds, ...seen }).toEqual({ path, seconds, ...reference });
+            expect(seen.status).toBe(200);
+            const head = await settled(answer("known.example", path, { method: "HEAD" }));
+            expect(head.etag).toBe(reference.etag);
+            const revalidated = await settled(answer("known.example", path, { headers: { "If-None-Match": reference.etag! } }));
+            expect([revalidated.status, revalidated.etag, revalidated.cacheControl]).toEqual([304, reference.etag, reference.cacheControl]);
+          }
+        }
+      }
+    }
+  });
+
+  test("a window from now moves with the second; a refused query stays refused", async () => {
+    const path = "/timezone/America/New_York/transitions";
+    now = { seconds: CHANGE - 1, micros: 0 };
+    const before = JSON.parse(await answer("moving.example", path).body);
+    now = { seconds: CHANGE + 1, micros: 0 };
+    const after = JSON.parse(await answer("moving.example", path).body);
+    // One second before the change the window holds it; a second after, it starts after it.
+    expect(before.transitions[0].at ?? before.transitions[0]).not.toEqual(after.transitions[0].at ?? after.transitions[0]);
+    for (let i = 0; i < 3; i++) expect(answer("moving.example", "/convert?time=2026-13-01T00:00:00&from=UTC&to=UTC").status).toBe(400);
+  });
+});
