@@ -246,11 +246,7 @@ function rateLimited(state: AppState, decision: RateDecision, req: Request, targ
   state.metrics.rateLimited++;
   const { burst, windowSeconds } = state.limiter!;
   const error = new HttpError("rate_limited", 429, `too many requests: the limit is ${burst} per ${windowSeconds} seconds per client`);
-  const head = req.method === "HEAD";
-  const extra = { "Retry-After": String(decision.resetSeconds) };
-  const dialect = match.route?.dialect;
-  if (dialect) return dialect.error({ query: target.query, head, data: state.data, header: (name) => req.headers.get(name) }, error, extra);
-  return state.data.responses.error(error, match.format, head, extra);
+  return errorAnswer(state, req, target, match, req.method === "HEAD", error, { "Retry-After": String(decision.resetSeconds) });
 }
 
 export function internalError(state: AppState): Response {
