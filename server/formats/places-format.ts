@@ -294,6 +294,12 @@ function validateReferences(d: PlacesTableData, fail: (reason: string) => never)
     const length = d.heavy[h + 1]!;
     if (d.heavy[h]! >= d.keys.keyCount || length < 1 || length > MAX_KEY_BYTES) fail(`heavy prefix ${h >> 1} is out of range`);
   }
+  for (let i = 1; i < d.foldCodes.length; i++) if (d.foldCodes[i]! <= d.foldCodes[i - 1]!) fail("fold code points are not ascending");
+  for (let i = 0; i < p; i++) {
+    if (d.zone[i]! >= d.zones.length || d.country[i]! >= d.countryCodes.length || (d.admin1[i]! !== NO_ADMIN1 && d.admin1[i]! >= d.admin1Names.length)) {
+      fail(`place ${i} names a zone, country or region out of range`);
+    }
+  }
   // Each country's run: its own places' postings, ascending (the search's binary search needs it).
   for (let c = 0; c + 1 < d.countryPostingStarts.length; c++) {
     let previous = -1;
@@ -302,12 +308,6 @@ function validateReferences(d: PlacesTableData, fail: (reason: string) => never)
       if (posting >= postingCount || posting <= previous) fail(`country posting ${e} is out of range or order`);
       previous = posting;
       if (d.country[u24At(d.postings, posting) >>> 1] !== c) fail(`country posting ${e} is another country's`);
-    }
-  }
-  for (let i = 1; i < d.foldCodes.length; i++) if (d.foldCodes[i]! <= d.foldCodes[i - 1]!) fail("fold code points are not ascending");
-  for (let i = 0; i < p; i++) {
-    if (d.zone[i]! >= d.zones.length || d.country[i]! >= d.countryCodes.length || (d.admin1[i]! !== NO_ADMIN1 && d.admin1[i]! >= d.admin1Names.length)) {
-      fail(`place ${i} names a zone, country or region out of range`);
     }
   }
 }
