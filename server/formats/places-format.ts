@@ -7,10 +7,11 @@
 //                            placeCount, keyCount, keyBlockBytes, postingCount, heavyCount,
 //                            heavyEntryCount, foldCount, foldBytes, nameBytes, zoneCount,
 //                            countryCount, admin1Count, stringBytes
+//   u32                      countryPostingBytes (the header is full)
 //   u32[placeCount]          GeoNames id (the place's stable id)
 //   i32[placeCount] x 2      latitude, longitude, degrees times 1e5 (GeoNames' precision)
 //   u32[placeCount]          population
-//   u32[placeCount+1]        start of each place's name in the name bytes, then the end
+//   u32[placeCount/16+1]     start of every NAME_SAMPLE-th place's name in the name bytes, then the end
 //   u32[keyBlocks+1] x 2     the search keys' blocks (key-blocks.ts): each block's first byte,
 //                            then its first posting; each then the end
 //   u32[heavyCount*2]        prefixes with many postings: first key index, prefix byte length;
@@ -20,6 +21,8 @@
 //                            postings counted; group 1+c: country c, its own postings
 //                            counted), then the end
 //   u32[countryCount+1]      start of each country's slice of the country postings, then the end
+//   u32[countryCount+1]      the byte where each country's slice starts, then the end
+//   u32[postingCount/32]     the byte of every COUNTRY_SAMPLE-th country posting
 //   u32[foldCount+1]         start of each folded character's bytes, then the end
 //   u32[stringCount+1]       string offsets (string-table.ts), then its end
 //   u16[placeCount] x 2      zone, admin1 (NO_ADMIN1: none) indexes into the strings
@@ -27,10 +30,13 @@
 //   u24[postingCount]        place index << 1 | 1 where the key starts the name (not a later word),
 //                            each key's run names first, then later words, each by rank
 //   u24[heavyEntryCount]     place indexes, best first (at most MAX_LIMIT per prefix)
-//   u24[postingCount]        country postings: every posting's index, grouped by its place's
-//                            country, ascending within a country; a prefix's postings in one
-//                            country are one run of it (postings are stored in key order)
 //   u8[placeCount]           country index into the strings
+//   u8[placeCount]           each place's name's length in bytes
+//   u8[countryPostingBytes]  country postings: every posting's index, grouped by its place's
+//                            country, ascending within a country (a prefix's postings in one
+//                            country are one run of it: postings are stored in key order); each
+//                            LEB128, the difference from the one before, but whole at a
+//                            country's first and at every COUNTRY_SAMPLE-th
 //   u8[nameBytes]            names, UTF-8
 //   u8[keyBlockBytes]        search keys, front-coded (key-blocks.ts): folded names and every
 //                            later word start of them ("new york city", "york city", "city"),
@@ -45,8 +51,9 @@
 // others'.
 //
 // Versions: 2.0 added the heavy groups and the country postings (1.x had neither); 3.0
-// front-coded the keys (no per-key offsets), narrowed postings, heavy entries and country
-// postings to u24 and countries to u8: 20.6 MB to about 13 MB for the same answers.
+// front-coded the keys (no per-key offsets), narrowed postings and heavy entries to u24 and
+// countries to u8, stored names' lengths instead of offsets and the country postings as
+// differences: 20.6 MB to about 13.7 MB for the same answers.
 
 import { checkKeyBlocks, encodeKeyBlocks, KEY_BLOCK, MAX_KEY_BYTES, type KeyBlocks } from "./key-blocks.ts";
 import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";
@@ -59,8 +66,12 @@ export const NO_ADMIN1 = 0xffff;
 export const MAX_LIMIT = 50;
 /** A posting's low bit: the key is the whole name's start, not a later word. */
 export const POSTING_FULL = 1;
-/** Postings, heavy entries and country postings are u24. */
+/** Postings and heavy entries are u24. */
 const U24_LIMIT = 1 << 24;
+/** Every NAME_SAMPLE-th place's name start is stored; the others add up the lengths since. */
+export const NAME_SAMPLE = 16;
+/** Every COUNTRY_SAMPLE-th country posting is whole and its byte stored: a search binary-searches those, then reads on. */
+export const COUNTRY_SAMPLE = 32;
 
 /** What the build hands the writer: the keys as plain sorted arrays, front-coded by the writer. */
 export interface PlacesTableInput {
@@ -99,11 +110,19 @@ export interface PlacesTableInput {
 }
 
 /** The reader's views into the mapped file. The u24 arrays are bytes: read them with u24At. */
-export interface PlacesTableData extends Omit<PlacesTableInput, "keyOffsets" | "keyBytes" | "postingStarts" | "postings" | "heavyEntries" | "countryPostings"> {
+export interface PlacesTableData extends Omit<PlacesTableInput, "nameOffsets" | "keyOffsets" | "keyBytes" | "postingStarts" | "postings" | "heavyEntries" | "countryPostings"> {
+  /** u32[ceil(placeCount/NAME_SAMPLE)+1]: where every NAME_SAMPLE-th place's name starts, then the end. */
+  nameStarts: Uint32Array;
+  nameLengths: Uint8Array;
   keys: KeyBlocks;
   postings: Uint8Array;
   heavyEntries: Uint8Array;
+  /** LEB128 posting indexes: see the file comment; read them with CountryPostingReader. */
   countryPostings: Uint8Array;
+  /** u32[countryCount+1]: the byte where each country's run starts, then the end. */
+  countryPostingBytes: Uint32Array;
+  /** u32[ceil(postingCount/COUNTRY_SAMPLE)]: the byte of every COUNTRY_SAMPLE-th country posting. */
+  countrySamples: Uint32Array;
 }
 
 /** Entry `i` of a u24 array. */
@@ -113,40 +132,46 @@ export function u24At(bytes: Uint8Array, i: number): number {
 
 const COUNT_KEYS = ["placeCount", "keyCount", "keyBlockBytes", "postingCount", "heavyCount", "heavyEntryCount", "foldCount",
   "foldBytes", "nameBytes", "zoneCount", "countryCount", "admin1Count", "stringBytes"] as const;
-type Counts = Record<(typeof COUNT_KEYS)[number], number>;
+/** The header's counts, and the one that follows it. */
+type Counts = Record<(typeof COUNT_KEYS)[number] | "countryPostingBytes", number>;
 
 function layout(c: Counts) {
   const p = c.placeCount;
   const stringCount = c.zoneCount + 2 * c.countryCount + c.admin1Count + 1;
   const blockCount = Math.ceil(c.keyCount / KEY_BLOCK);
-  const ids = HEADER_BYTES;
+  const nameSamples = Math.ceil(p / NAME_SAMPLE);
+  const countrySamples = Math.ceil(c.postingCount / COUNTRY_SAMPLE);
+  const ids = HEADER_BYTES + 4;
   const lat5 = ids + 4 * p;
   const lon5 = lat5 + 4 * p;
   const population = lon5 + 4 * p;
-  const nameOffsets = population + 4 * p;
-  const blockStarts = nameOffsets + 4 * (p + 1);
+  const nameStarts = population + 4 * p;
+  const blockStarts = nameStarts + 4 * (nameSamples + 1);
   const blockEntries = blockStarts + 4 * (blockCount + 1);
   const heavy = blockEntries + 4 * (blockCount + 1);
   const heavyStarts = heavy + 8 * c.heavyCount;
   const heavyGroupStarts = heavyStarts + 4 * (c.heavyCount + 1);
   const countryPostingStarts = heavyGroupStarts + 4 * (c.countryCount + 2);
-  const foldOffsets = countryPostingStarts + 4 * (c.countryCount + 1);
+  const countryPostingBytes = countryPostingStarts + 4 * (c.countryCount + 1);
+  const countrySampleBytes = countryPostingBytes + 4 * (c.countryCount + 1);
+  const foldOffsets = countrySampleBytes + 4 * countrySamples;
   const stringOffsets = foldOffsets + 4 * (c.foldCount + 1);
   const zone = stringOffsets + 4 * (stringCount + 1);
   const admin1 = zone + 2 * p;
   const foldCodes = admin1 + 2 * p;
   const postings = foldCodes + 2 * c.foldCount;
   const heavyEntries = postings + 3 * c.postingCount;
-  const countryPostings = heavyEntries + 3 * c.heavyEntryCount;
-  const country = countryPostings + 3 * c.postingCount;
-  const nameBytes = country + p;
+  const country = heavyEntries + 3 * c.heavyEntryCount;
+  const nameLengths = country + p;
+  const countryPostings = nameLengths + p;
+  const nameBytes = countryPostings + c.countryPostingBytes;
   const keyBytes = nameBytes + c.nameBytes;
   const foldBytes = keyBytes + c.keyBlockBytes;
   const blob = foldBytes + c.foldBytes;
   return {
-    stringCount, blockCount, ids, lat5, lon5, population, nameOffsets, blockStarts, blockEntries, heavy, heavyStarts, heavyGroupStarts,
-    countryPostingStarts, foldOffsets, stringOffsets, zone, admin1, foldCodes, postings, heavyEntries, countryPostings, country, nameBytes, keyBytes,
-    foldBytes, blob, total: blob + c.stringBytes,
+    stringCount, blockCount, nameSamples, countrySamples, ids, lat5, lon5, population, nameStarts, blockStarts, blockEntries, heavy, heavyStarts,
+    heavyGroupStarts, countryPostingStarts, countryPostingBytes, countrySampleBytes, foldOffsets, stringOffsets, zone, admin1, foldCodes, postings,
+    heavyEntries, country, nameLengths, countryPostings, nameBytes, keyBytes, foldBytes, blob, total: blob + c.stringBytes,
   };
 }
 
@@ -167,6 +192,7 @@ export function encodePlacesTable(input: PlacesTableInput): Uint8Array {
   const keyList = Array.from({ length: keyCount }, (_, k) => input.keyBytes.subarray(input.keyOffsets[k]!, input.keyOffsets[k + 1]!));
   const counts = Array.from({ length: keyCount }, (_, k) => input.postingStarts[k + 1]! - input.postingStarts[k]!);
   const keys = encodeKeyBlocks(keyList, counts);
+  const byCountry = encodeCountryPostings(input.countryPostingStarts, input.countryPostings);
   const c: Counts = {
     placeCount: input.ids.length,
     keyCount,
@@ -181,6 +207,7 @@ export function encodePlacesTable(input: PlacesTableInput): Uint8Array {
     countryCount: input.countryCodes.length,
     admin1Count: input.admin1Names.length,
     stringBytes: strings.bytes,
+    countryPostingBytes: byCountry.bytes.length,
   };
   // Their lengths follow from the counts, so the header does not carry them.
   if (input.heavyGroupStarts.length !== c.countryCount + 2 || input.countryPostingStarts.length !== c.countryCount + 1 ||
@@ -192,19 +219,31 @@ export function encodePlacesTable(input: PlacesTableInput): Uint8Array {
   const buffer = new ArrayBuffer(at.total);
   const view = writeHeader(buffer, PLACES_TABLE);
   COUNT_KEYS.forEach((k, i) => view.setUint32(12 + 4 * i, c[k], true));
+  view.setUint32(HEADER_BYTES, c.countryPostingBytes, true);
   const put = (Kind: Uint32ArrayConstructor | Int32ArrayConstructor | Uint16ArrayConstructor | Uint8ArrayConstructor, at: number, source: ArrayLike<number>) =>
     new Kind(buffer, at, source.length).set(source);
   put(Uint32Array, at.ids, input.ids);
   put(Int32Array, at.lat5, input.lat5);
   put(Int32Array, at.lon5, input.lon5);
   put(Uint32Array, at.population, input.population);
-  put(Uint32Array, at.nameOffsets, input.nameOffsets);
+  const nameLengths = new Uint8Array(c.placeCount);
+  const nameStarts = new Uint32Array(Math.ceil(c.placeCount / NAME_SAMPLE) + 1);
+  for (let i = 0; i < c.placeCount; i++) {
+    const length = input.nameOffsets[i + 1]! - input.nameOffsets[i]!;
+    if (length > 0xff) throw new Error(`places table: name ${i} is ${length} bytes`);
+    nameLengths[i] = length;
+    if (i % NAME_SAMPLE === 0) nameStarts[i / NAME_SAMPLE] = input.nameOffsets[i]!;
+  }
+  nameStarts[nameStarts.length - 1] = input.nameOffsets[c.placeCount]!;
+  put(Uint32Array, at.nameStarts, nameStarts);
   put(Uint32Array, at.blockStarts, keys.blockStarts);
   put(Uint32Array, at.blockEntries, keys.blockEntries);
   put(Uint32Array, at.heavy, input.heavy);
   put(Uint32Array, at.heavyStarts, input.heavyStarts);
   put(Uint32Array, at.heavyGroupStarts, input.heavyGroupStarts);
   put(Uint32Array, at.countryPostingStarts, input.countryPostingStarts);
+  put(Uint32Array, at.countryPostingBytes, byCountry.starts);
+  put(Uint32Array, at.countrySampleBytes, byCountry.samples);
   put(Uint32Array, at.foldOffsets, input.foldOffsets);
   writeStrings(buffer, at.stringOffsets, at.blob, strings);
   put(Uint16Array, at.zone, input.zone);
@@ -212,8 +251,9 @@ export function encodePlacesTable(input: PlacesTableInput): Uint8Array {
   put(Uint16Array, at.foldCodes, input.foldCodes);
   putU24(buffer, at.postings, input.postings, "posting");
   putU24(buffer, at.heavyEntries, input.heavyEntries, "heavy entry");
-  putU24(buffer, at.countryPostings, input.countryPostings, "country posting");
   put(Uint8Array, at.country, input.country);
+  put(Uint8Array, at.nameLengths, nameLengths);
+  put(Uint8Array, at.countryPostings, byCountry.bytes);
   put(Uint8Array, at.nameBytes, input.nameBytes);
   put(Uint8Array, at.keyBytes, keys.bytes);
   put(Uint8Array, at.foldBytes, input.foldBytes);
@@ -223,7 +263,8 @@ export function encodePlacesTable(input: PlacesTableInput): Uint8Array {
 /** Reads and validates a places.bin image (any ArrayBuffer, e.g. a read-only mapping). */
 export function decodePlacesTable(buffer: ArrayBuffer, file: string): PlacesTableData {
   const { view, fail, checkLength } = openTable(buffer, file, PLACES_TABLE);
-  const counts = Object.fromEntries(COUNT_KEYS.map((k, i) => [k, view.getUint32(12 + 4 * i, true)])) as Counts;
+  if (buffer.byteLength < HEADER_BYTES + 4) fail(`truncated: ${buffer.byteLength} bytes is shorter than the header and its count`);
+  const counts = { ...Object.fromEntries(COUNT_KEYS.map((k, i) => [k, view.getUint32(12 + 4 * i, true)])), countryPostingBytes: view.getUint32(HEADER_BYTES, true) } as Counts;
   const at = layout(counts);
   // The counts are untrusted until the length agrees: checked before any view is made.
   if (!Number.isSafeInteger(at.total)) fail("counts out of range");
@@ -243,7 +284,8 @@ export function decodePlacesTable(buffer: ArrayBuffer, file: string): PlacesTabl
     lat5: new Int32Array(buffer, at.lat5, p),
     lon5: new Int32Array(buffer, at.lon5, p),
     population: new Uint32Array(buffer, at.population, p),
-    nameOffsets: new Uint32Array(buffer, at.nameOffsets, p + 1),
+    nameStarts: new Uint32Array(buffer, at.nameStarts, at.nameSamples + 1),
+    nameLengths: new Uint8Array(buffer, at.nameLengths, p),
     nameBytes: new Uint8Array(buffer, at.nameBytes, counts.nameBytes),
     keys: {
       keyCount: counts.keyCount,
@@ -257,7 +299,9 @@ export function decodePlacesTable(buffer: ArrayBuffer, file: string): PlacesTabl
     heavyEntries: new Uint8Array(buffer, at.heavyEntries, 3 * counts.heavyEntryCount),
     heavyGroupStarts: new Uint32Array(buffer, at.heavyGroupStarts, c + 2),
     countryPostingStarts: new Uint32Array(buffer, at.countryPostingStarts, c + 1),
-    countryPostings: new Uint8Array(buffer, at.countryPostings, 3 * counts.postingCount),
+    countryPostings: new Uint8Array(buffer, at.countryPostings, counts.countryPostingBytes),
+    countryPostingBytes: new Uint32Array(buffer, at.countryPostingBytes, c + 1),
+    countrySamples: new Uint32Array(buffer, at.countrySampleBytes, at.countrySamples),
     foldCodes: new Uint16Array(buffer, at.foldCodes, counts.foldCount),
     foldOffsets: new Uint32Array(buffer, at.foldOffsets, counts.foldCount + 1),
     foldBytes: new Uint8Array(buffer, at.foldBytes, counts.foldBytes),
@@ -282,7 +326,12 @@ function validateReferences(d: PlacesTableData, fail: (reason: string) => never)
     if (offsets[0] !== 0 || offsets[offsets.length - 1] !== end) fail(`${what} do not span their section`);
     for (let i = 1; i < offsets.length; i++) if (offsets[i]! < offsets[i - 1]!) fail(`${what} are not ascending at ${i}`);
   };
-  ascending(d.nameOffsets, d.nameBytes.length, "name offsets");
+  ascending(d.nameStarts, d.nameBytes.length, "name starts");
+  for (let s = 0; s + 1 < d.nameStarts.length; s++) {
+    let end = d.nameStarts[s]!;
+    for (let i = s * NAME_SAMPLE; i < Math.min(p, (s + 1) * NAME_SAMPLE); i++) end += d.nameLengths[i]!;
+    if (end !== d.nameStarts[s + 1]) fail(`name lengths from place ${s * NAME_SAMPLE} do not add up to the next start`);
+  }
   checkKeyBlocks(d.keys, postingCount, fail);
   ascending(d.heavyStarts, d.heavyEntries.length / 3, "heavy prefix starts");
   ascending(d.foldOffsets, d.foldBytes.length, "fold offsets");
@@ -300,14 +349,70 @@ function validateReferences(d: PlacesTableData, fail: (reason: string) => never)
       fail(`place ${i} names a zone, country or region out of range`);
     }
   }
-  // Each country's run: its own places' postings, ascending (the search's binary search needs it).
+  // Each country's run: its own places' postings, ascending (the search's binary search
+  // needs it), every byte where the samples and the runs' starts say.
+  const bytes = d.countryPostings;
+  if (d.countryPostingBytes[0] !== 0 || d.countryPostingBytes[d.countryPostingBytes.length - 1] !== bytes.length) fail("country posting bytes do not span their section");
+  let at = 0;
   for (let c = 0; c + 1 < d.countryPostingStarts.length; c++) {
+    if (d.countryPostingBytes[c] !== at) fail(`country ${c}'s postings do not start where the previous country's end`);
     let previous = -1;
     for (let e = d.countryPostingStarts[c]!; e < d.countryPostingStarts[c + 1]!; e++) {
-      const posting = u24At(d.countryPostings, e);
+      if (e % COUNTRY_SAMPLE === 0 && d.countrySamples[e / COUNTRY_SAMPLE] !== at) fail(`country posting sample ${e / COUNTRY_SAMPLE} is not at its posting`);
+      let value = 0;
+      for (let shift = 1; ; shift *= 128) {
+        if (at >= bytes.length || shift > 2 ** 21) fail(`country posting ${e} is malformed`);
+        const byte = bytes[at++]!;
+        value += (byte & 127) * shift;
+        if (byte < 128) break;
+      }
+      const posting = previous >= 0 && e % COUNTRY_SAMPLE !== 0 ? previous + value : value;
       if (posting >= postingCount || posting <= previous) fail(`country posting ${e} is out of range or order`);
       previous = posting;
       if (d.country[u24At(d.postings, posting) >>> 1] !== c) fail(`country posting ${e} is another country's`);
     }
   }
+  if (at !== bytes.length) fail("country postings run past their runs");
+}
+
+/** The country postings as stored: LEB128, differences within a country but whole at its first and every COUNTRY_SAMPLE-th. */
+function encodeCountryPostings(starts: Uint32Array, postings: Uint32Array): { bytes: Uint8Array; starts: Uint32Array; samples: Uint32Array } {
+  const out: number[] = [];
+  const byteStarts = new Uint32Array(starts.length);
+  const samples = new Uint32Array(Math.ceil(postings.length / COUNTRY_SAMPLE));
+  for (let c = 0; c + 1 < starts.length; c++) {
+    byteStarts[c] = out.length;
+    for (let e = starts[c]!; e < starts[c + 1]!; e++) {
+      if (e % COUNTRY_SAMPLE === 0) samples[e / COUNTRY_SAMPLE] = out.length;
+      const whole = e === starts[c] || e % COUNTRY_SAMPLE === 0;
+      let v = whole ? postings[e]! : postings[e]! - postings[e - 1]!;
+      if (!whole && v <= 0) throw new Error(`places table: country posting ${e} is not above the one before`);
+      while (v >= 128) {
+        out.push(0x80 | (v & 127));
+        v = Math.floor(v / 128);
+      }
+      out.push(v);
+    }
+  }
+  byteStarts[starts.length - 1] = out.length;
+  return { bytes: Uint8Array.from(out), starts: byteStarts, samples };
+}
+
+/** Every country posting, whole, in stored order (for tests and tools; the search reads them in place). */
+export function decodeCountryPostings(d: PlacesTableData): Uint32Array {
+  const out = new Uint32Array(d.postings.length / 3);
+  const bytes = d.countryPostings;
+  let at = 0;
+  for (let c = 0; c + 1 < d.countryPostingStarts.length; c++) {
+    for (let e = d.countryPostingStarts[c]!; e < d.countryPostingStarts[c + 1]!; e++) {
+      let value = 0;
+      for (let shift = 1; ; shift *= 128) {
+        const byte = bytes[at++]!;
+        value += (byte & 127) * shift;
+        if (byte < 128) break;
+      }
+      out[e] = e === d.countryPostingStarts[c] || e % COUNTRY_SAMPLE === 0 ? value : out[e - 1]! + value;
+    }
+  }
+  return out;
 }

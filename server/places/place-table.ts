@@ -9,7 +9,7 @@
 
 import { KeyBlockIndex } from "../formats/key-blocks.ts";
 import { mapTable } from "../formats/map-table.ts";
-import { decodePlacesTable, MAX_LIMIT, NO_ADMIN1, POSTING_FULL, u24At, type PlacesTableData } from "../formats/places-format.ts";
+import { COUNTRY_SAMPLE, decodePlacesTable, MAX_LIMIT, NAME_SAMPLE, NO_ADMIN1, POSTING_FULL, type PlacesTableData } from "../formats/places-format.ts";
 import { foldQuery, type FoldMap } from "./query-fold.ts";
 
 /** A place as the API answers it. */
@@ -59,6 +59,10 @@ export class PlaceTable {
   private readonly heavyGroupStarts: Uint32Array;
   private readonly countryPostingStarts: Uint32Array;
   private readonly countryPostings: Uint8Array;
+  private readonly countryPostingBytes: Uint32Array;
+  private readonly countrySamples: Uint32Array;
+  private countryValue = 0;
+  private countryAt = 0;
   private readonly names: Buffer;
   private readonly countryIndex = new Map<string, number>();
   private readonly query = new Uint8Array(MAX_QUERY_BYTES);
@@ -77,6 +81,8 @@ export class PlaceTable {
     this.heavyGroupStarts = data.heavyGroupStarts;
     this.countryPostingStarts = data.countryPostingStarts;
     this.countryPostings = data.countryPostings;
+    this.countryPostingBytes = data.countryPostingBytes;
+    this.countrySamples = data.countrySamples;
     this.names = Buffer.from(data.nameBytes.buffer, data.nameBytes.byteOffset, data.nameBytes.byteLength);
     data.countryCodes.forEach((code, i) => this.countryIndex.set(code, i));
   }
@@ -147,9 +153,12 @@ export class PlaceTable {
     const d = this.data;
     const admin1 = d.admin1[index]!;
     const c = d.country[index]!;
+    // The name starts after the lengths of the names since the last stored start.
+    let start = d.nameStarts[Math.floor(index / NAME_SAMPLE)]!;
+    for (let i = index - (index % NAME_SAMPLE); i < index; i++) start += d.nameLengths[i]!;
     return {
       id: d.ids[index]!,
-      name: this.names.toString("utf8", d.nameOffsets[index]!, d.nameOffsets[index + 1]!),
+      name: this.names.toString("utf8", start, start + d.nameLengths[index]!),
       country: d.countryCodes[c]!,
       country_name: d.countryNames[c]!,
       admin1: admin1 === NO_ADMIN1 ? null : d.admin1Names[admin1]!,
@@ -177,16 +186,27 @@ export class PlaceTable {
     const exactEnd = keys.exactEnd;
     const postings = this.postings;
     if (country >= 0 && useCountryIndex) {
-      const runs = this.countryPostingStarts;
-      const from = this.firstCountryPosting(runs[country]!, runs[country + 1]!, first);
-      const to = this.firstCountryPosting(from, runs[country + 1]!, end);
-      if (useLists && to - from > COUNTRY_HEAVY_POSTINGS && this.fromList(1 + country, lo, n, limit)) return;
-      const entries = this.countryPostings;
-      for (let e = from; e < to; e++) {
-        const p = entries[3 * e]! | (entries[3 * e + 1]! << 8) | (entries[3 * e + 2]! << 16);
+      // A prefix with a list of its own in this country (more than COUNTRY_HEAVY_POSTINGS
+      // postings there) is answered from it: the list is what the scan below would find.
+      if (useLists && this.fromList(1 + country, lo, n, limit)) return;
+      const runEnd = this.countryPostingStarts[country + 1]!;
+      const bytes = this.countryPostings;
+      let e = this.seekCountry(country, first);
+      let at = this.countryAt;
+      let p = this.countryValue;
+      while (e < runEnd && p < end) {
         const posting = postings[3 * p]! | (postings[3 * p + 1]! << 8) | (postings[3 * p + 2]! << 16);
         const index = posting >>> 1;
         this.offer((((p < exactEnd ? 2 : 0) + (posting & POSTING_FULL)) << TIER_SHIFT) | (INDEX_MASK - index), index, limit);
+        if (++e >= runEnd) break;
+        // The next one: a difference, or whole at a sample.
+        let value = 0;
+        for (let shift = 1; ; shift *= 128) {
+          const byte = bytes[at++]!;
+          value += (byte & 127) * shift;
+          if (byte < 128) break;
+        }
+        p = e % COUNTRY_SAMPLE === 0 ? value : p + value;
       }
       return;
     }
@@ -199,15 +219,48 @@ export class PlaceTable {
     }
   }
 
-  /** The first entry in countryPostings[from..to) naming posting `posting` or a later one (to when none). */
-  private firstCountryPosting(from: number, to: number, posting: number): number {
-    const entries = this.countryPostings;
-    while (from < to) {
-      const mid = (from + to) >>> 1;
-      if (u24At(entries, mid) < posting) from = mid + 1;
-      else to = mid;
+  /**
+   * The first entry of country `c`'s run naming posting `posting` or a later one (the run's
+   * end when none): a binary search over the run's samples, then a read on from the last
+   * one below. Leaves the entry's posting in countryValue and the byte after it in countryAt.
+   */
+  private seekCountry(c: number, posting: number): number {
+    const runStart = this.countryPostingStarts[c]!;
+    const runEnd = this.countryPostingStarts[c + 1]!;
+    if (runStart >= runEnd) return runEnd;
+    // Samples strictly inside the run: a..b (the run's own start is whole too: "a - 1").
+    const a = Math.floor(runStart / COUNTRY_SAMPLE) + 1;
+    let lo = a - 1;
+    let hi = Math.floor((runEnd - 1) / COUNTRY_SAMPLE);
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      this.readCountry(this.countrySamples[mid]!);
+      if (this.countryValue < posting) lo = mid;
+      else hi = mid - 1;
     }
-    return from;
+    let e = lo >= a ? lo * COUNTRY_SAMPLE : runStart;
+    this.readCountry(lo >= a ? this.countrySamples[lo]! : this.countryPostingBytes[c]!);
+    while (this.countryValue < posting) {
+      if (++e >= runEnd) return runEnd;
+      const whole = e % COUNTRY_SAMPLE === 0;
+      const previous = this.countryValue;
+      this.readCountry(this.countryAt);
+      if (!whole) this.countryValue += previous;
+    }
+    return e;
+  }
+
+  /** Reads the LEB128 number at byte `at` of the country postings into countryValue, the byte after it into countryAt. */
+  private readCountry(at: number): void {
+    const bytes = this.countryPostings;
+    let value = 0;
+    for (let shift = 1; ; shift *= 128) {
+      const byte = bytes[at++]!;
+      value += (byte & 127) * shift;
+      if (byte < 128) break;
+    }
+    this.countryValue = value;
+    this.countryAt = at;
   }
 
   /** From the precomputed best places of this exact prefix in heavy group `group` (0: all places, 1+c: country c); false when it has none. */

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { buildFoldMap, foldText } from "../../scripts/places/fold-map.ts";
 import { checkKeyBlocks } from "../../server/formats/key-blocks.ts";
-import { MAX_LIMIT, PLACES_FILE, POSTING_FULL, u24At } from "../../server/formats/places-format.ts";
+import { decodeCountryPostings, MAX_LIMIT, PLACES_FILE, POSTING_FULL, u24At } from "../../server/formats/places-format.ts";
 import { PlaceTable } from "../../server/places/place-table.ts";
 import { testDataDir } from "../support/test-server.ts";
 
@@ -156,11 +156,12 @@ describe("country-restricted search equals a brute-force scan of the whole table
   }, 300_000);
 
   test("every posting is in exactly one country's run: its place's country", () => {
-    const { countryPostingStarts, countryPostings, postings, country, countryCodes } = table.data;
+    const { countryPostingStarts, postings, country, countryCodes } = table.data;
+    const countryPostings = decodeCountryPostings(table.data);
     const seen = new Uint8Array(postings.length / 3);
     for (let c = 0; c < countryCodes.length; c++) {
       for (let e = countryPostingStarts[c]!; e < countryPostingStarts[c + 1]!; e++) {
-        const posting = u24At(countryPostings, e);
+        const posting = countryPostings[e]!;
         expect(country[u24At(postings, posting) >>> 1]).toBe(c);
         seen[posting]!++;
       }

@@ -9,7 +9,7 @@ import { buildFoldMap, foldText } from "../../scripts/places/fold-map.ts";
 import { readPlacesSource } from "../../scripts/places/geonames-source.ts";
 import { TableFormatError } from "../../server/core/errors.ts";
 import { KEY_BLOCK } from "../../server/formats/key-blocks.ts";
-import { decodePlacesTable, MAX_LIMIT, PLACES_FILE, u24At } from "../../server/formats/places-format.ts";
+import { decodeCountryPostings, decodePlacesTable, MAX_LIMIT, PLACES_FILE, u24At } from "../../server/formats/places-format.ts";
 import { PlaceTable } from "../../server/places/place-table.ts";
 import { foldQuery } from "../../server/places/query-fold.ts";
 import { testDataDir } from "../support/test-server.ts";
@@ -177,11 +177,17 @@ describe("the reader refuses a damaged places.bin, naming it", () => {
     expect(corrupt(at(d.heavyEntries), 0xffffff, 3)).toContain("heavy entry 0 names a place out of range");
     expect(corrupt(at(d.zone) + 2 * 3, 0xfffe, 2)).toContain("place 3 names a zone, country or region out of range");
     expect(corrupt(at(d.country) + 3, 0xff, 1)).toContain("place 3 names a zone, country or region out of range");
-    expect(corrupt(at(d.countryPostings) + 3 * 2, 0xfffff0, 3)).toContain("country posting 2 is out of range or order");
+    // Country postings are LEB128 numbers: the first (whole) one made far too large.
+    expect(corrupt(at(d.countryPostings), 0x7fffff, 3)).toContain("country posting 0 is out of range or order");
     // Another country's posting in the first country's run (both runs non-empty).
     const c = d.countryPostingStarts.findIndex((start, i) => i > 0 && start > 0 && d.countryPostingStarts[i + 1]! > start);
-    const other = u24At(d.countryPostings, d.countryPostingStarts[c]!);
-    expect(corrupt(at(d.countryPostings), other, 3)).toMatch(/country posting 0 is (another country's|out of range or order)/);
+    const other = decodeCountryPostings(d)[d.countryPostingStarts[c]!]!;
+    expect(other).toBeLessThan(1 << 21);
+    // `other` in three LEB128 bytes (padded: a valid encoding), over the first posting.
+    const leb = (v: number) => (v & 127 | 128) | ((v >>> 7 & 127 | 128) << 8) | ((v >>> 14) << 16);
+    expect(corrupt(at(d.countryPostings), leb(other), 3)).toMatch(/country posting 0 is (another country's|out of range or order)/);
+    // A sample that points off its posting.
+    expect(corrupt(at(d.countrySamples) + 4 * 3, d.countrySamples[3]! + 1, 4)).toMatch(/country posting sample 3 is not at its posting|country posting \d+ is/);
     expect(corrupt(at(d.heavyGroupStarts) + 4, 0xffffff, 4)).toContain("heavy group starts are not ascending");
   });
 
