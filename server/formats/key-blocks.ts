@@ -108,7 +108,8 @@ export function checkKeyBlocks(
         if (differs < 0 || (differs === 0 && j > 0)) fail(`key ${k} is not after key ${k - 1}`);
         if (differs === 0 && !startsAfter(key, length, bytes, at + 2, shared, rest)) fail(`key ${k} is not after key ${k - 1}`);
       }
-      key.set(bytes.subarray(at + 2, at + 2 + rest), shared);
+      // A byte loop, not subarray(): no object per key while a table loads.
+      for (let i = 0; i < rest; i++) key[shared + i] = bytes[at + 2 + i]!;
       length = shared + rest;
       at += 2 + rest;
       let count = 0;
