@@ -3,8 +3,10 @@
 // KEY_BLOCK keys per block; the first key of a block is whole, each other one is the
 // length it shares with the key before it and the rest:
 //
-//   per key  u8 shared length (0 for a block's first key), u8 rest length, the rest's
-//            bytes, then its entry count (LEB128, at least 1)
+//   per key  u8 shared length (0 for a block's first key); u8 128 + the rest's length when
+//            that is under 128 and the key has one entry (most keys), else the rest's
+//            length (0, then a u8 of it, when it is 128 or more); the rest's bytes; then,
+//            unless the first form said one, its entry count (LEB128, at least 1)
 //   u32[blockCount+1]  each block's first byte, then the end
 //   u32[blockCount+1]  each block's first entry, then the entry count
 //
@@ -18,6 +20,8 @@
 export const KEY_BLOCK = 16;
 /** Shared and rest lengths are single bytes. */
 export const MAX_KEY_BYTES = 255;
+/** A rest byte at or above this: the rest's length plus it, and one entry. */
+const ONE_ENTRY = 128;
 
 export interface KeyBlocks {
   keyCount: number;
@@ -57,9 +61,13 @@ export function encodeKeyBlocks(keys: readonly Uint8Array[], counts: ArrayLike<n
       while (shared < max && previous[shared] === key[shared]) shared++;
       if (Buffer.compare(previous, key) >= 0) throw new Error(`key blocks: key ${k} is not after key ${k - 1}`);
     }
+    const rest = key.length - shared;
     put(shared);
-    put(key.length - shared);
+    if (rest < ONE_ENTRY && counts[k] === 1) put(ONE_ENTRY + rest);
+    else if (rest < ONE_ENTRY) put(rest);
+    else (put(0), put(rest));
     for (let i = shared; i < key.length; i++) put(key[i]!);
+    if (rest < ONE_ENTRY && counts[k] === 1) return void (entries += 1);
     for (let c = counts[k]!; ; c = Math.floor(c / 128)) {
       if (c < 128) {
         put(c);
@@ -98,26 +106,33 @@ export function checkKeyBlocks(
     const keysHere = Math.min(KEY_BLOCK, keyCount - b * KEY_BLOCK);
     for (let j = 0; j < keysHere; j++) {
       const k = b * KEY_BLOCK + j;
-      if (at + 2 > end) fail(`key ${k} lies outside its block`);
+      if (at + 3 > end) fail(`key ${k} lies outside its block`);
       const shared = bytes[at]!;
-      const rest = bytes[at + 1]!;
-      if ((j === 0 && shared !== 0) || shared > length || rest === 0 || shared + rest > MAX_KEY_BYTES || at + 2 + rest > end) fail(`key ${k} is malformed`);
+      const form = bytes[at + 1]!;
+      const from = form === 0 ? at + 3 : at + 2;
+      const rest = form >= ONE_ENTRY ? form - ONE_ENTRY : form === 0 ? bytes[at + 2]! : form;
+      if ((j === 0 && shared !== 0) || shared > length || rest === 0 || (form === 0 && rest < ONE_ENTRY) || shared + rest > MAX_KEY_BYTES || from + rest > end) {
+        fail(`key ${k} is malformed`);
+      }
       // Ascending: the first byte after the shared part is above the previous key's (or the previous key ends there).
       if (k > 0 && shared < length) {
-        const differs = bytes[at + 2]! - key[shared]!;
+        const differs = bytes[from]! - key[shared]!;
         if (differs < 0 || (differs === 0 && j > 0)) fail(`key ${k} is not after key ${k - 1}`);
-        if (differs === 0 && !startsAfter(key, length, bytes, at + 2, shared, rest)) fail(`key ${k} is not after key ${k - 1}`);
+        if (differs === 0 && !startsAfter(key, length, bytes, from, shared, rest)) fail(`key ${k} is not after key ${k - 1}`);
       }
       // A byte loop, not subarray(): no object per key while a table loads.
-      for (let i = 0; i < rest; i++) key[shared + i] = bytes[at + 2 + i]!;
+      for (let i = 0; i < rest; i++) key[shared + i] = bytes[from + i]!;
       length = shared + rest;
-      at += 2 + rest;
-      let count = 0;
-      for (let shift = 0; ; shift += 7) {
-        if (at >= end || shift > 28) fail(`key ${k}'s entry count is malformed`);
-        const byte = bytes[at++]!;
-        count += (byte & 127) * 2 ** shift;
-        if (byte < 128) break;
+      at = from + rest;
+      let count = 1;
+      if (form < ONE_ENTRY) {
+        count = 0;
+        for (let shift = 0; ; shift += 7) {
+          if (at >= end || shift > 28) fail(`key ${k}'s entry count is malformed`);
+          const byte = bytes[at++]!;
+          count += (byte & 127) * 2 ** shift;
+          if (byte < 128) break;
+        }
       }
       if (count < 1) fail(`key ${k} has no entries`);
       visit?.(k, key.subarray(0, length), entry, entry + count);
@@ -227,23 +242,27 @@ export class KeyBlockIndex {
     let at = this.blockStarts[block]!;
     for (let j = block * KEY_BLOCK; j <= k; j++) {
       const shared = this.bytes[at]!;
-      const rest = this.bytes[at + 1]!;
-      key.set(this.bytes.subarray(at + 2, at + 2 + rest), shared);
+      const form = this.bytes[at + 1]!;
+      const from = form === 0 ? at + 3 : at + 2;
+      const rest = form >= ONE_ENTRY ? form - ONE_ENTRY : form === 0 ? this.bytes[at + 2]! : form;
+      key.set(this.bytes.subarray(from, from + rest), shared);
       length = shared + rest;
-      at += 2 + rest;
-      while (this.bytes[at++]! >= 128);
+      at = from + rest;
+      if (form < ONE_ENTRY) while (this.bytes[at++]! >= 128);
     }
     return key.slice(0, length);
   }
 
   /** Compares block `b`'s first key with the query. */
   private headOrder(b: number, query: Uint8Array, n: number): number {
-    const at = this.blockStarts[b]!;
-    const length = this.bytes[at + 1]!;
     const bytes = this.bytes;
+    let at = this.blockStarts[b]! + 1;
+    const form = bytes[at++]!;
+    // A block's first key shares nothing: its rest is all of it.
+    const length = form >= ONE_ENTRY ? form - ONE_ENTRY : form === 0 ? bytes[at++]! : form;
     const m = length < n ? length : n;
     for (let i = 0; i < m; i++) {
-      const d = bytes[at + 2 + i]! - query[i]!;
+      const d = bytes[at + i]! - query[i]!;
       if (d !== 0) return d < 0 ? BELOW : PAST;
     }
     return length < n ? BELOW : PREFIXED;
@@ -282,8 +301,9 @@ export class KeyBlockIndex {
     const bytes = this.bytes;
     let at = this.at;
     const shared = bytes[at]!;
-    const rest = bytes[at + 1]!;
+    const form = bytes[at + 1]!;
     at += 2;
+    const rest = form >= ONE_ENTRY ? form - ONE_ENTRY : form === 0 ? bytes[at++]! : form;
     this.length = shared + rest;
     if (shared < this.match) {
       // It leaves the previous key (which equalled the query up to `match`) upward: past the query.
@@ -298,11 +318,14 @@ export class KeyBlockIndex {
     }
     // shared > match: it compares as the previous key did.
     at += rest;
-    let count = 0;
-    for (let shift = 1; ; shift *= 128) {
-      const byte = bytes[at++]!;
-      count += (byte & 127) * shift;
-      if (byte < 128) break;
+    let count = 1;
+    if (form < ONE_ENTRY) {
+      count = 0;
+      for (let shift = 1; ; shift *= 128) {
+        const byte = bytes[at++]!;
+        count += (byte & 127) * shift;
+        if (byte < 128) break;
+      }
     }
     this.count = count;
     this.at = at;

@@ -23,7 +23,7 @@
 // bytes, without decoding.
 //
 // Versions: 2.0 stored the slots by distinct blocks (1.x: a u32 per slot) and the search
-// keys front-coded (1.x: strings of the string section): 12.3 MB to about 6.5 MB.
+// keys front-coded (1.x: strings of the string section): 12.3 MB to about 6.4 MB.
 
 import { checkKeyBlocks, type KeyBlocks } from "./key-blocks.ts";
 import { HEADER_BYTES, openTable, writeHeader, type TableKind } from "./table-header.ts";

@@ -53,7 +53,7 @@
 // Versions: 2.0 added the heavy groups and the country postings (1.x had neither); 3.0
 // front-coded the keys (no per-key offsets), narrowed postings and heavy entries to u24 and
 // countries to u8, stored names' lengths instead of offsets and the country postings as
-// differences: 20.6 MB to about 13.7 MB for the same answers.
+// differences: 20.6 MB to about 13.3 MB for the same answers.
 
 import { checkKeyBlocks, encodeKeyBlocks, KEY_BLOCK, MAX_KEY_BYTES, type KeyBlocks } from "./key-blocks.ts";
 import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";

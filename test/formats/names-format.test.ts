@@ -44,8 +44,8 @@ test.each([
   ["a 1.x file (a u32 per slot, the keys as strings)", (b: Uint8Array) => ((b[8] = 1), b), /major version 1 is not supported \(this build reads 2\)/],
   ["a slot index entry past the blocks", (b: Uint8Array) => ((b[b.length - 2] = 7), b), /slot index entry 1 names a block that does not exist/],
   ["a damaged search key", (b: Uint8Array) => {
-    // The key's record (shared 0, rest 6, "berlin"): its shared length made non-zero.
-    const keysAt = Buffer.from(b).indexOf(Buffer.from("\x00\x06berlin", "latin1"));
+    // The key's record (shared 0, 128 + rest 6: one entry, "berlin"): its shared length made non-zero.
+    const keysAt = Buffer.from(b).indexOf(Buffer.from("\x00\x86berlin", "latin1"));
     expect(keysAt).toBeGreaterThan(0);
     b[keysAt] = 3;
     return b;

@@ -200,12 +200,20 @@ describe("the reader refuses a damaged places.bin, naming it", () => {
       return refusal(copy);
     };
     expect(image((v) => v.setUint32(blockStarts.byteOffset + 4 * 5, blockStarts[5]! + 1, true))).toMatch(/key (block 4 does not end where the next one starts|80 is malformed|80's entry count is malformed)/);
+    // A record (key-blocks.ts): shared length, its form, the rest's bytes (from), then a count unless the form says one.
+    const record = (at: number) => {
+      const form = keyBytes[at + 1]!;
+      const from = form === 0 ? at + 3 : at + 2;
+      let end = from + (form >= 128 ? form - 128 : form === 0 ? keyBytes[at + 2]! : form);
+      if (form < 128) while (keyBytes[end++]! >= 128);
+      return { from, end };
+    };
     // Block 3's second key: its first own byte lowered below its predecessor's.
-    const second = blockStarts[3]! + 2 + keyBytes[blockStarts[3]! + 1]! + 1;
-    expect(keyBytes[second]).toBeGreaterThan(0);
-    expect(image((v, at) => v.setUint8(at + second + 2, 0x01))).toContain(`key ${3 * KEY_BLOCK + 1} is not after key ${3 * KEY_BLOCK}`);
+    const second = record(record(blockStarts[3]!).end);
+    expect(keyBytes[second.from]).toBeGreaterThan(1);
+    expect(image((v, at) => v.setUint8(at + second.from, 0x01))).toContain(`key ${3 * KEY_BLOCK + 1} is not after key ${3 * KEY_BLOCK}`);
     expect(image((v, at) => v.setUint8(at + blockStarts[7]!, 1))).toContain(`key ${7 * KEY_BLOCK} is malformed`);
-    // The last key's count given a continuation bit: it runs past its block.
-    expect(image((v, at) => v.setUint8(at + keyBytes.length - 1, 0x81))).toMatch(/entry count is malformed|does not end/);
+    // Block 5's first key said to be 127 bytes longer than it is: it runs over the keys after it.
+    expect(image((v, at) => v.setUint8(at + blockStarts[5]! + 1, 255))).toMatch(/key \d+ (is malformed|is not after key \d+|'s entry count is malformed)|key block 5 does not end/);
   });
 });
