@@ -55,6 +55,7 @@
 // countries to u8, stored names' lengths instead of offsets and the country postings as
 // differences: 20.6 MB to about 13.3 MB for the same answers.
 
+import { checkCountryPostings, COUNTRY_SAMPLE, encodeCountryPostings } from "./country-postings.ts";
 import { checkKeyBlocks, encodeKeyBlocks, KEY_BLOCK, MAX_KEY_BYTES, type KeyBlocks } from "./key-blocks.ts";
 import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";
 import { HEADER_BYTES, openTable, writeHeader, type TableKind } from "./table-header.ts";
@@ -70,8 +71,7 @@ export const POSTING_FULL = 1;
 const U24_LIMIT = 1 << 24;
 /** Every NAME_SAMPLE-th place's name start is stored; the others add up the lengths since. */
 export const NAME_SAMPLE = 16;
-/** Every COUNTRY_SAMPLE-th country posting is whole and its byte stored: a search binary-searches those, then reads on. */
-export const COUNTRY_SAMPLE = 32;
+export { COUNTRY_SAMPLE, decodeCountryPostings } from "./country-postings.ts";
 
 /** What the build hands the writer: the keys as plain sorted arrays, front-coded by the writer. */
 export interface PlacesTableInput {
@@ -349,70 +349,6 @@ function validateReferences(d: PlacesTableData, fail: (reason: string) => never)
       fail(`place ${i} names a zone, country or region out of range`);
     }
   }
-  // Each country's run: its own places' postings, ascending (the search's binary search
-  // needs it), every byte where the samples and the runs' starts say.
-  const bytes = d.countryPostings;
-  if (d.countryPostingBytes[0] !== 0 || d.countryPostingBytes[d.countryPostingBytes.length - 1] !== bytes.length) fail("country posting bytes do not span their section");
-  let at = 0;
-  for (let c = 0; c + 1 < d.countryPostingStarts.length; c++) {
-    if (d.countryPostingBytes[c] !== at) fail(`country ${c}'s postings do not start where the previous country's end`);
-    let previous = -1;
-    for (let e = d.countryPostingStarts[c]!; e < d.countryPostingStarts[c + 1]!; e++) {
-      if (e % COUNTRY_SAMPLE === 0 && d.countrySamples[e / COUNTRY_SAMPLE] !== at) fail(`country posting sample ${e / COUNTRY_SAMPLE} is not at its posting`);
-      let value = 0;
-      for (let shift = 1; ; shift *= 128) {
-        if (at >= bytes.length || shift > 2 ** 21) fail(`country posting ${e} is malformed`);
-        const byte = bytes[at++]!;
-        value += (byte & 127) * shift;
-        if (byte < 128) break;
-      }
-      const posting = previous >= 0 && e % COUNTRY_SAMPLE !== 0 ? previous + value : value;
-      if (posting >= postingCount || posting <= previous) fail(`country posting ${e} is out of range or order`);
-      previous = posting;
-      if (d.country[u24At(d.postings, posting) >>> 1] !== c) fail(`country posting ${e} is another country's`);
-    }
-  }
-  if (at !== bytes.length) fail("country postings run past their runs");
-}
-
-/** The country postings as stored: LEB128, differences within a country but whole at its first and every COUNTRY_SAMPLE-th. */
-function encodeCountryPostings(starts: Uint32Array, postings: Uint32Array): { bytes: Uint8Array; starts: Uint32Array; samples: Uint32Array } {
-  const out: number[] = [];
-  const byteStarts = new Uint32Array(starts.length);
-  const samples = new Uint32Array(Math.ceil(postings.length / COUNTRY_SAMPLE));
-  for (let c = 0; c + 1 < starts.length; c++) {
-    byteStarts[c] = out.length;
-    for (let e = starts[c]!; e < starts[c + 1]!; e++) {
-      if (e % COUNTRY_SAMPLE === 0) samples[e / COUNTRY_SAMPLE] = out.length;
-      const whole = e === starts[c] || e % COUNTRY_SAMPLE === 0;
-      let v = whole ? postings[e]! : postings[e]! - postings[e - 1]!;
-      if (!whole && v <= 0) throw new Error(`places table: country posting ${e} is not above the one before`);
-      while (v >= 128) {
-        out.push(0x80 | (v & 127));
-        v = Math.floor(v / 128);
-      }
-      out.push(v);
-    }
-  }
-  byteStarts[starts.length - 1] = out.length;
-  return { bytes: Uint8Array.from(out), starts: byteStarts, samples };
-}
-
-/** Every country posting, whole, in stored order (for tests and tools; the search reads them in place). */
-export function decodeCountryPostings(d: PlacesTableData): Uint32Array {
-  const out = new Uint32Array(d.postings.length / 3);
-  const bytes = d.countryPostings;
-  let at = 0;
-  for (let c = 0; c + 1 < d.countryPostingStarts.length; c++) {
-    for (let e = d.countryPostingStarts[c]!; e < d.countryPostingStarts[c + 1]!; e++) {
-      let value = 0;
-      for (let shift = 1; ; shift *= 128) {
-        const byte = bytes[at++]!;
-        value += (byte & 127) * shift;
-        if (byte < 128) break;
-      }
-      out[e] = e === d.countryPostingStarts[c] || e % COUNTRY_SAMPLE === 0 ? value : out[e - 1]! + value;
-    }
-  }
-  return out;
+  // Each country's run: its own places' postings, ascending (the search's binary search needs it).
+  checkCountryPostings(d, postingCount, (posting) => d.country[u24At(d.postings, posting) >>> 1]!, fail);
 }

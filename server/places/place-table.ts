@@ -1,11 +1,12 @@
 // Places by name, from generated/places.bin (format: formats/places-format.ts), mapped
 // read-only and shared by the workers. A query is folded (query-fold.ts), its prefix range
-// found in the front-coded sorted keys (formats/key-blocks.ts), and the best places of that range taken:
-// from the table's precomputed list where the range is large (a one-letter prefix), by a
-// scan of the range otherwise. With a country, the range narrows to that country's run of
-// postings (two more binary searches), with lists of its own: other countries' places are
-// never read. The work reads typed arrays and writes into buffers owned
-// by the table; only the answer's objects are allocated.
+// found in the front-coded sorted keys (formats/key-blocks.ts), and the best places of
+// that range taken: from the table's precomputed list where the range is large (a
+// one-letter prefix), by a scan of the range otherwise. With a country, the country's own
+// list for the prefix answers if it has one; else the range narrows to that country's run
+// of postings (a binary search over the run's samples, then a read on): other countries'
+// places are never read. The work reads typed arrays and writes into fields and buffers
+// owned by the table; only the answer's objects are allocated.
 
 import { KeyBlockIndex } from "../formats/key-blocks.ts";
 import { mapTable } from "../formats/map-table.ts";
