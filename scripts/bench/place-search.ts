@@ -62,3 +62,5 @@ export async function benchPlaces(dataDir: string): Promise<void> {
   const within = ["san", "new y", "sa", "s", "la", "st", "ma", "b", "ber", "al", "ko", "ch"].flatMap((q) => ["US", "DE", "FR", "IT", "RU", "MX", "IN", "BR"].map((country) => ({ q, country })));
   time(`common starts in large countries (${within.length})`, (i) => table.searchPlaces(within[i % within.length]!.q, { country: within[i % within.length]!.country }).length);
 }
+
+if (import.meta.main) await benchPlaces(process.env.DATA_DIR || "generated");

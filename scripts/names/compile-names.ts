@@ -3,8 +3,9 @@
 // between locales, so the whole table stays a few MB, and a request in any language
 // CLDR knows gets CLDR's own names rather than a fallback.
 
+import { encodeKeyBlocks } from "../../server/formats/key-blocks.ts";
 import {
-  FORMAT_SLOTS, FormatSlot, NAME_KINDS, NamesSection, OPEN_END, OPEN_START, SECTION_COUNT, type NamesInput,
+  FORMAT_SLOTS, FormatSlot, NAME_KINDS, NamesSection, OPEN_END, OPEN_START, SECTION_COUNT, SLOT_BLOCK, type NamesInput,
 } from "../../server/formats/names-format.ts";
 import { searchFold } from "../../server/core/search-fold.ts";
 import type { CldrSource } from "./cldr-source.ts";
@@ -195,15 +196,17 @@ export function compileNames(cldr: CldrSource, tz: TzFacts): { input: NamesInput
 
   const keys = [...search.keys()].map((k) => ({ k, bytes: new TextEncoder().encode(k) }));
   keys.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
-  const searchKeys = new Int32Array(3 * keys.length);
+  const resultCounts: number[] = [];
   const results: number[] = [];
-  keys.forEach(({ k }, i) => {
+  keys.forEach(({ k }) => {
     const seen = new Set<string>();
     const ranked = search.get(k)!.slice().sort((a, b) => a.rank - b.rank);
     const first = results.length;
     for (const { name } of ranked) if (!seen.has(name)) (seen.add(name), results.push(pool.id(name)));
-    searchKeys.set([pool.id(k), first, results.length - first], 3 * i);
+    resultCounts.push(results.length - first);
   });
+  // Front-coded (key-blocks.ts): the keys are not strings of the pool.
+  const searchKeys = encodeKeyBlocks(keys.map((k) => k.bytes), resultCounts);
 
   const zoneInfo = new Int32Array(6 * zones.length);
   const periodInts: number[] = [];
@@ -235,8 +238,27 @@ export function compileNames(cldr: CldrSource, tz: TzFacts): { input: NamesInput
 
   const localeTags = perLocale.map(({ locale }) => locale);
   const order = localeTags.map((_, i) => i).sort((a, b) => cmp(localeTags[a]!.toLowerCase(), localeTags[b]!.toLowerCase()));
-  const sortedSlots = new Int32Array(slots.length);
-  order.forEach((from, to) => sortedSlots.set(slots.subarray(from * slotsPerLocale, (from + 1) * slotsPerLocale), to * slotsPerLocale));
+  // Each locale's slots by blocks of SLOT_BLOCK, each distinct block stored once.
+  const blocksPerLocale = Math.ceil(slotsPerLocale / SLOT_BLOCK);
+  const slotIndex = new Uint16Array(order.length * blocksPerLocale);
+  const blockIds = new Map<string, number>();
+  const slotBlocks: number[] = [];
+  order.forEach((from, to) => {
+    for (let b = 0; b < blocksPerLocale; b++) {
+      const block = new Int32Array(SLOT_BLOCK);
+      const start = from * slotsPerLocale + b * SLOT_BLOCK;
+      block.set(slots.subarray(start, Math.min(start + SLOT_BLOCK, (from + 1) * slotsPerLocale)));
+      const key = block.join(",");
+      let id = blockIds.get(key);
+      if (id === undefined) {
+        id = blockIds.size;
+        if (id > 0xffff) throw new Error("names: more distinct slot blocks than a u16 index holds");
+        blockIds.set(key, id);
+        slotBlocks.push(...block);
+      }
+      slotIndex[to * blocksPerLocale + b] = id;
+    }
+  });
   // Where a tag without a script means another script than its language's default
   // ("zh-TW" is zh-Hant-TW, "sr-ME" sr-Latn-ME), from CLDR's likely subtags.
   const scripts: Record<string, string> = {};
@@ -250,9 +272,9 @@ export function compileNames(cldr: CldrSource, tz: TzFacts): { input: NamesInput
   const metadata = pool.id(JSON.stringify({ cldrVersion: cldr.version, scripts }));
 
   const sections: Int32Array[] = new Array(SECTION_COUNT);
-  sections[NamesSection.Meta] = Int32Array.from([perLocale.length, slotsPerLocale, metazones.length, zones.length, specific.length, regions.length, metadata]);
+  sections[NamesSection.Meta] = Int32Array.from([perLocale.length, slotsPerLocale, metazones.length, zones.length, specific.length, regions.length, metadata, keys.length]);
   sections[NamesSection.LocaleTags] = Int32Array.from(order.map((i) => pool.id(localeTags[i])));
-  sections[NamesSection.Slots] = sortedSlots;
+  sections[NamesSection.SlotBlocks] = Int32Array.from(slotBlocks);
   sections[NamesSection.MetazoneIds] = Int32Array.from(metazones.map((m) => pool.id(m)));
   sections[NamesSection.ZoneIds] = Int32Array.from(zones.map((z) => pool.id(z.id)));
   sections[NamesSection.ZoneInfo] = zoneInfo;
@@ -263,11 +285,15 @@ export function compileNames(cldr: CldrSource, tz: TzFacts): { input: NamesInput
   sections[NamesSection.NameMap] = Int32Array.from(nameMap);
   sections[NamesSection.CountryZones] = Int32Array.from(countryZones);
   sections[NamesSection.CountryZoneNames] = Int32Array.from(countryZoneNames);
-  sections[NamesSection.SearchKeys] = searchKeys;
+  sections[NamesSection.SearchBlockStarts] = new Int32Array(searchKeys.blockStarts.buffer);
   sections[NamesSection.SearchResults] = Int32Array.from(results);
+  sections[NamesSection.SearchBlockEntries] = new Int32Array(searchKeys.blockEntries.buffer);
   return {
-    input: { sections, strings: pool.strings },
-    stats: { locales: perLocale.length, metazones: metazones.length, zones: zones.length, regions: regions.length, searchKeys: keys.length, strings: pool.strings.length },
+    input: { sections, strings: pool.strings, searchKeyBytes: searchKeys.bytes, slotIndex },
+    stats: {
+      locales: perLocale.length, metazones: metazones.length, zones: zones.length, regions: regions.length, searchKeys: keys.length,
+      strings: pool.strings.length, slotBlocks: blockIds.size,
+    },
   };
 }
 

@@ -50,7 +50,7 @@ export function buildPlaces(outDir: string, tzdbDir: string, geo: GeoTable, vali
   const admin1Index = new Map<string, number>();
   const input: Omit<PlacesTableInput, "keyOffsets" | "keyBytes" | "postingStarts" | "postings" | "heavy" | "heavyStarts" | "heavyEntries" | "heavyGroupStarts" | "countryPostingStarts" | "countryPostings" | "foldCodes" | "foldOffsets" | "foldBytes" | "metadata"> = {
     ids: new Uint32Array(n), lat5: new Int32Array(n), lon5: new Int32Array(n), population: new Uint32Array(n),
-    nameOffsets: new Uint32Array(n + 1), nameBytes: new Uint8Array(0), zone: new Uint16Array(n), country: new Uint16Array(n),
+    nameOffsets: new Uint32Array(n + 1), nameBytes: new Uint8Array(0), zone: new Uint16Array(n), country: new Uint8Array(n),
     admin1: new Uint16Array(n), zones, countryCodes, countryNames: countryCodes.map((c) => countries.get(c) ?? c), admin1Names,
   };
   const encoder = new TextEncoder();
@@ -84,7 +84,7 @@ export function buildPlaces(outDir: string, tzdbDir: string, geo: GeoTable, vali
   input.nameOffsets[n] = nameBytes;
   input.nameBytes = new Uint8Array(nameBytes);
   names.forEach((b, i) => input.nameBytes.set(b, input.nameOffsets[i]!));
-  if (zones.length >= 0xffff || countryCodes.length >= 0xffff || admin1Names.length >= NO_ADMIN1) throw new Error("places: too many zones, countries or regions for u16 indexes");
+  if (zones.length >= 0xffff || countryCodes.length > 0x100 || admin1Names.length >= NO_ADMIN1) throw new Error("places: too many zones (u16), countries (u8) or regions (u16) for their indexes");
 
   const foldMap = buildFoldMap();
   const foldCodes = new Uint16Array([...foldMap.keys()]);

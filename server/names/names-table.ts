@@ -2,8 +2,9 @@
 // zones, and the names of a locale by slot. Strings are decoded from the mapped file when
 // first asked for and kept (a worker asks for few of the table's strings).
 
+import { KeyBlockIndex } from "../formats/key-blocks.ts";
 import {
-  FORMAT_SLOTS, NamesSection, PERIOD_INTS, ZONE_INFO_INTS, decodeNames, type NamesData,
+  FORMAT_SLOTS, NamesSection, PERIOD_INTS, SLOT_BLOCK, ZONE_INFO_INTS, decodeNames, type NamesData,
 } from "../formats/names-format.ts";
 
 export interface Locale {
@@ -25,7 +26,12 @@ export class NamesTable {
   readonly cldrVersion: string;
   /** "zh-TW" -> "Hant": where a region means another script than the language's default. */
   readonly likelyScripts: ReadonlyMap<string, string>;
+  /** The /timezone?q= keys (zone-search.ts). */
+  readonly searchIndex: KeyBlockIndex;
   private readonly s: Int32Array[];
+  private readonly slotBlocks: Int32Array;
+  private readonly slotIndex: Uint16Array;
+  private readonly blocksPerLocale: number;
   private readonly cache = new Map<number, string>();
   private readonly localeByLower = new Map<string, Locale>();
   private readonly zoneByName = new Map<string, number>();
@@ -41,6 +47,10 @@ export class NamesTable {
       [meta[0]!, meta[1]!, meta[2]!, meta[3]!, meta[4]!, meta[5]!];
     const metadata = JSON.parse(this.string(meta[6]!)) as { cldrVersion: string; scripts: Record<string, string> };
     this.cldrVersion = metadata.cldrVersion;
+    this.searchIndex = new KeyBlockIndex(data.searchKeys);
+    this.slotBlocks = this.s[NamesSection.SlotBlocks]!;
+    this.slotIndex = data.slotIndex;
+    this.blocksPerLocale = Math.ceil(this.slotsPerLocale / SLOT_BLOCK);
     this.likelyScripts = new Map(Object.entries(metadata.scripts));
     const tags = this.s[NamesSection.LocaleTags]!;
     for (let l = 0; l < this.localeCount; l++) {
@@ -72,12 +82,6 @@ export class NamesTable {
     return s;
   }
 
-  /** The raw bytes of a string, for comparisons without decoding. */
-  bytesOf(id: number): Uint8Array {
-    const o = this.data.stringOffsets;
-    return this.data.blob.subarray(o[id]!, o[id + 1]!);
-  }
-
   /** An exact CLDR locale by tag, any case; undefined when CLDR has none. */
   locale(tag: string): Locale | undefined {
     return this.localeByLower.get(tag.toLowerCase());
@@ -85,7 +89,8 @@ export class NamesTable {
 
   /** The string id in a locale's slot; 0 when CLDR has none. */
   slot(locale: Locale, slot: number): number {
-    return this.s[NamesSection.Slots]![locale.index * this.slotsPerLocale + slot]!;
+    const block = this.slotIndex[locale.index * this.blocksPerLocale + Math.floor(slot / SLOT_BLOCK)]!;
+    return this.slotBlocks[block * SLOT_BLOCK + (slot % SLOT_BLOCK)]!;
   }
 
   metazoneSlot(mz: number, kind: number): number {

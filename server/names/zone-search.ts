@@ -4,7 +4,8 @@
 // CLDR's zone and metazone names in every locale ("pacific time", "Mitteleuropäische
 // Zeit"), exemplar cities in every locale, and every name's last segment ("calcutta").
 // An exact key answers alone; otherwise the keys the query is a prefix of ("kolk"), in
-// key order. The query is compared as bytes against the mapped keys: no key is decoded.
+// key order. The query is compared as bytes against the mapped, front-coded keys
+// (formats/key-blocks.ts): no key is decoded.
 
 import { searchFold } from "../core/search-fold.ts";
 import { NamesSection } from "../formats/names-format.ts";
@@ -27,55 +28,20 @@ export function checkQuery(q: string): void {
   }
 }
 
-/** -1, 0 or 1: the mapped key `id` against `query`; `prefix`: 0 also when the key starts with the query. */
-function compareKey(names: NamesTable, id: number, query: Uint8Array, prefix: boolean): number {
-  const { blob, stringOffsets } = names.data;
-  const start = stringOffsets[id]!;
-  const length = stringOffsets[id + 1]! - start;
-  const n = Math.min(length, query.length);
-  for (let i = 0; i < n; i++) {
-    const k = blob[start + i]!;
-    const q = query[i]!;
-    if (k !== q) return k < q ? -1 : 1;
-  }
-  if (length === query.length || (prefix && length > query.length)) return 0;
-  return length < query.length ? -1 : 1;
-}
-
-/** The first key index at which compareKey is >= 0. */
-function lowerBound(names: NamesTable, keys: Int32Array, query: Uint8Array, prefix: boolean): number {
-  let lo = 0;
-  let hi = keys.length / 3;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareKey(names, keys[3 * mid]!, query, prefix) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 export function searchZones(names: NamesTable, q: string, extra?: ExtraSearch): string[] {
   checkQuery(q);
   const folded = searchFold(q);
   const out: string[] = [];
   if (folded === "") return out;
   const query = encoder.encode(folded);
-  const keys = names.data.sections[NamesSection.SearchKeys]!;
-  const results = names.data.sections[NamesSection.SearchResults]!;
-  const add = (k: number) => {
-    const first = keys[3 * k + 1]!;
-    const count = keys[3 * k + 2]!;
-    for (let r = first; r < first + count && out.length < MAX_RESULTS; r++) {
+  const index = names.searchIndex;
+  if (index.find(query, query.length)) {
+    // The key equal to the query answers alone; else every key it starts, in key order (their runs are stored in that order).
+    const results = names.data.sections[NamesSection.SearchResults]!;
+    const end = index.exactEnd > index.loEntry ? index.exactEnd : index.hiEntry;
+    for (let r = index.loEntry; r < end && out.length < MAX_RESULTS; r++) {
       const name = names.string(results[r]!);
       if (!out.includes(name)) out.push(name);
-    }
-  };
-  const at = lowerBound(names, keys, query, false);
-  if (at < keys.length / 3 && compareKey(names, keys[3 * at]!, query, false) === 0) add(at);
-  else {
-    for (let k = at; k < keys.length / 3 && out.length < MAX_RESULTS; k++) {
-      if (compareKey(names, keys[3 * k]!, query, true) !== 0) break;
-      add(k);
     }
   }
   // Only as a fallback: "calcutta" is Asia/Kolkata's link, not also Calcutta, Ohio.

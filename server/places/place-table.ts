@@ -1,14 +1,16 @@
 // Places by name, from generated/places.bin (format: formats/places-format.ts), mapped
 // read-only and shared by the workers. A query is folded (query-fold.ts), its prefix range
-// found by binary search over the sorted keys, and the best places of that range taken:
-// from the table's precomputed list where the range is large (a one-letter prefix), by a
-// scan of the range otherwise. With a country, the range narrows to that country's run of
-// postings (two more binary searches), with lists of its own: other countries' places are
-// never read. The work reads typed arrays and writes into buffers owned
-// by the table; only the answer's objects are allocated.
+// found in the front-coded sorted keys (formats/key-blocks.ts), and the best places of
+// that range taken: from the table's precomputed list where the range is large (a
+// one-letter prefix), by a scan of the range otherwise. With a country, the country's own
+// list for the prefix answers if it has one; else the range narrows to that country's run
+// of postings (a binary search over the run's samples, then a read on): other countries'
+// places are never read. The work reads typed arrays and writes into fields and buffers
+// owned by the table; only the answer's objects are allocated.
 
+import { KeyBlockIndex } from "../formats/key-blocks.ts";
 import { mapTable } from "../formats/map-table.ts";
-import { decodePlacesTable, MAX_LIMIT, NO_ADMIN1, POSTING_FULL, type PlacesTableData } from "../formats/places-format.ts";
+import { COUNTRY_SAMPLE, decodePlacesTable, MAX_LIMIT, NAME_SAMPLE, NO_ADMIN1, POSTING_FULL, type PlacesTableData } from "../formats/places-format.ts";
 import { foldQuery, type FoldMap } from "./query-fold.ts";
 
 /** A place as the API answers it. */
@@ -51,14 +53,17 @@ export class PlaceTable {
   readonly data: PlacesTableData;
   readonly metadata: Record<string, unknown>;
   private readonly fold: FoldMap;
-  private readonly keyOffsets: Uint32Array;
-  private readonly keyBytes: Uint8Array;
-  private readonly postingStarts: Uint32Array;
-  private readonly postings: Uint32Array;
-  private readonly country: Uint16Array;
+  /** The search keys; tests and the build read keys and their posting runs through it. */
+  readonly keys: KeyBlockIndex;
+  private readonly postings: Uint8Array;
+  private readonly country: Uint8Array;
   private readonly heavyGroupStarts: Uint32Array;
   private readonly countryPostingStarts: Uint32Array;
-  private readonly countryPostings: Uint32Array;
+  private readonly countryPostings: Uint8Array;
+  private readonly countryPostingBytes: Uint32Array;
+  private readonly countrySamples: Uint32Array;
+  private countryValue = 0;
+  private countryAt = 0;
   private readonly names: Buffer;
   private readonly countryIndex = new Map<string, number>();
   private readonly query = new Uint8Array(MAX_QUERY_BYTES);
@@ -71,14 +76,14 @@ export class PlaceTable {
     this.data = data;
     this.metadata = data.metadata;
     this.fold = { codes: data.foldCodes, offsets: data.foldOffsets, bytes: data.foldBytes };
-    this.keyOffsets = data.keyOffsets;
-    this.keyBytes = data.keyBytes;
-    this.postingStarts = data.postingStarts;
+    this.keys = new KeyBlockIndex(data.keys);
     this.postings = data.postings;
     this.country = data.country;
     this.heavyGroupStarts = data.heavyGroupStarts;
     this.countryPostingStarts = data.countryPostingStarts;
     this.countryPostings = data.countryPostings;
+    this.countryPostingBytes = data.countryPostingBytes;
+    this.countrySamples = data.countrySamples;
     this.names = Buffer.from(data.nameBytes.buffer, data.nameBytes.byteOffset, data.nameBytes.byteLength);
     data.countryCodes.forEach((code, i) => this.countryIndex.set(code, i));
   }
@@ -130,7 +135,7 @@ export class PlaceTable {
    * index; -1: all), by a scan of its range: the build precomputes its lists with this.
    */
   rankedPrefix(key: number, length: number, limit: number, country = -1): number[] {
-    this.query.set(this.keyBytes.subarray(this.keyOffsets[key]!, this.keyOffsets[key]! + length));
+    this.query.set(this.keys.keyAt(key).subarray(0, length));
     this.collect(length, limit, country, false);
     return Array.from(this.found.subarray(0, this.count));
   }
@@ -149,9 +154,12 @@ export class PlaceTable {
     const d = this.data;
     const admin1 = d.admin1[index]!;
     const c = d.country[index]!;
+    // The name starts after the lengths of the names since the last stored start.
+    let start = d.nameStarts[Math.floor(index / NAME_SAMPLE)]!;
+    for (let i = index - (index % NAME_SAMPLE); i < index; i++) start += d.nameLengths[i]!;
     return {
       id: d.ids[index]!,
-      name: this.names.toString("utf8", d.nameOffsets[index]!, d.nameOffsets[index + 1]!),
+      name: this.names.toString("utf8", start, start + d.nameLengths[index]!),
       country: d.countryCodes[c]!,
       country_name: d.countryNames[c]!,
       admin1: admin1 === NO_ADMIN1 ? null : d.admin1Names[admin1]!,
@@ -170,44 +178,90 @@ export class PlaceTable {
    */
   private collect(n: number, limit: number, country: number, useLists = true, useCountryIndex = true): void {
     this.count = 0;
-    const lo = this.lowerBound(n);
-    const hi = this.prefixEnd(lo, n);
-    if (lo >= hi) return;
-    const starts = this.postingStarts;
+    const keys = this.keys;
+    if (!keys.find(this.query, n)) return;
+    const lo = keys.lo;
+    const first = keys.loEntry;
+    const end = keys.hiEntry;
     // Postings before this one belong to the key equal to the query (key lo, when it is exact).
-    const exactEnd = this.keyOffsets[lo + 1]! - this.keyOffsets[lo]! === n ? starts[lo + 1]! : starts[lo]!;
+    const exactEnd = keys.exactEnd;
+    const postings = this.postings;
     if (country >= 0 && useCountryIndex) {
-      const runs = this.countryPostingStarts;
-      const from = this.firstCountryPosting(runs[country]!, runs[country + 1]!, starts[lo]!);
-      const to = this.firstCountryPosting(from, runs[country + 1]!, starts[hi]!);
-      if (useLists && to - from > COUNTRY_HEAVY_POSTINGS && this.fromList(1 + country, lo, n, limit)) return;
-      const entries = this.countryPostings;
-      for (let e = from; e < to; e++) {
-        const p = entries[e]!;
-        const posting = this.postings[p]!;
+      // A prefix with a list of its own in this country (more than COUNTRY_HEAVY_POSTINGS
+      // postings there) is answered from it: the list is what the scan below would find.
+      if (useLists && this.fromList(1 + country, lo, n, limit)) return;
+      const runEnd = this.countryPostingStarts[country + 1]!;
+      const bytes = this.countryPostings;
+      let e = this.seekCountry(country, first);
+      let at = this.countryAt;
+      let p = this.countryValue;
+      while (e < runEnd && p < end) {
+        const posting = postings[3 * p]! | (postings[3 * p + 1]! << 8) | (postings[3 * p + 2]! << 16);
         const index = posting >>> 1;
         this.offer((((p < exactEnd ? 2 : 0) + (posting & POSTING_FULL)) << TIER_SHIFT) | (INDEX_MASK - index), index, limit);
+        if (++e >= runEnd) break;
+        // The next one: a difference, or whole at a sample.
+        let value = 0;
+        for (let shift = 1; ; shift *= 128) {
+          const byte = bytes[at++]!;
+          value += (byte & 127) * shift;
+          if (byte < 128) break;
+        }
+        p = e % COUNTRY_SAMPLE === 0 ? value : p + value;
       }
       return;
     }
-    if (useLists && country < 0 && starts[hi]! - starts[lo]! > HEAVY_POSTINGS && this.fromList(0, lo, n, limit)) return;
-    for (let p = starts[lo]!; p < starts[hi]!; p++) {
-      const posting = this.postings[p]!;
+    if (useLists && country < 0 && end - first > HEAVY_POSTINGS && this.fromList(0, lo, n, limit)) return;
+    for (let p = first; p < end; p++) {
+      const posting = postings[3 * p]! | (postings[3 * p + 1]! << 8) | (postings[3 * p + 2]! << 16);
       const index = posting >>> 1;
       if (country >= 0 && this.country[index] !== country) continue;
       this.offer((((p < exactEnd ? 2 : 0) + (posting & POSTING_FULL)) << TIER_SHIFT) | (INDEX_MASK - index), index, limit);
     }
   }
 
-  /** The first entry in countryPostings[from..to) naming posting `posting` or a later one (to when none). */
-  private firstCountryPosting(from: number, to: number, posting: number): number {
-    const entries = this.countryPostings;
-    while (from < to) {
-      const mid = (from + to) >>> 1;
-      if (entries[mid]! < posting) from = mid + 1;
-      else to = mid;
+  /**
+   * The first entry of country `c`'s run naming posting `posting` or a later one (the run's
+   * end when none): a binary search over the run's samples, then a read on from the last
+   * one below. Leaves the entry's posting in countryValue and the byte after it in countryAt.
+   */
+  private seekCountry(c: number, posting: number): number {
+    const runStart = this.countryPostingStarts[c]!;
+    const runEnd = this.countryPostingStarts[c + 1]!;
+    if (runStart >= runEnd) return runEnd;
+    // Samples strictly inside the run: a..b (the run's own start is whole too: "a - 1").
+    const a = Math.floor(runStart / COUNTRY_SAMPLE) + 1;
+    let lo = a - 1;
+    let hi = Math.floor((runEnd - 1) / COUNTRY_SAMPLE);
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      this.readCountry(this.countrySamples[mid]!);
+      if (this.countryValue < posting) lo = mid;
+      else hi = mid - 1;
     }
-    return from;
+    let e = lo >= a ? lo * COUNTRY_SAMPLE : runStart;
+    this.readCountry(lo >= a ? this.countrySamples[lo]! : this.countryPostingBytes[c]!);
+    while (this.countryValue < posting) {
+      if (++e >= runEnd) return runEnd;
+      const whole = e % COUNTRY_SAMPLE === 0;
+      const previous = this.countryValue;
+      this.readCountry(this.countryAt);
+      if (!whole) this.countryValue += previous;
+    }
+    return e;
+  }
+
+  /** Reads the LEB128 number at byte `at` of the country postings into countryValue, the byte after it into countryAt. */
+  private readCountry(at: number): void {
+    const bytes = this.countryPostings;
+    let value = 0;
+    for (let shift = 1; ; shift *= 128) {
+      const byte = bytes[at++]!;
+      value += (byte & 127) * shift;
+      if (byte < 128) break;
+    }
+    this.countryValue = value;
+    this.countryAt = at;
   }
 
   /** From the precomputed best places of this exact prefix in heavy group `group` (0: all places, 1+c: country c); false when it has none. */
@@ -228,7 +282,7 @@ export class PlaceTable {
     const entries = this.data.heavyEntries;
     const start = this.data.heavyStarts[a]!;
     const stop = Math.min(this.data.heavyStarts[a + 1]!, start + limit);
-    for (let e = start; e < stop; e++) this.found[this.count++] = entries[e]!;
+    for (let e = start; e < stop; e++) this.found[this.count++] = entries[3 * e]! | (entries[3 * e + 1]! << 8) | (entries[3 * e + 2]! << 16);
     return this.count > 0;
   }
 
@@ -259,62 +313,5 @@ export class PlaceTable {
     ranks[at] = rank;
     found[at] = index;
     this.count = count < limit ? count + 1 : limit;
-  }
-
-  /** The first key >= the query (bytes order). */
-  private lowerBound(n: number): number {
-    let lo = 0;
-    let hi = this.keyOffsets.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compareKey(mid, n) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** The first key from `lo` on that does not start with the query: galloping, as most ranges are short. */
-  private prefixEnd(lo: number, n: number): number {
-    const keyCount = this.keyOffsets.length - 1;
-    if (lo >= keyCount || !this.startsWithQuery(lo, n)) return lo;
-    // Keys lo..a-1 start with the query; b is past the range (or the end).
-    let a = lo + 1;
-    let step = 1;
-    let b = a;
-    while (b < keyCount && this.startsWithQuery(b, n)) {
-      a = b + 1;
-      step *= 2;
-      b = lo + step;
-    }
-    if (b > keyCount) b = keyCount;
-    while (a < b) {
-      const mid = (a + b) >>> 1;
-      if (this.startsWithQuery(mid, n)) a = mid + 1;
-      else b = mid;
-    }
-    return a;
-  }
-
-  private startsWithQuery(key: number, n: number): boolean {
-    const start = this.keyOffsets[key]!;
-    if (this.keyOffsets[key + 1]! - start < n) return false;
-    const bytes = this.keyBytes;
-    const query = this.query;
-    for (let i = 0; i < n; i++) if (bytes[start + i] !== query[i]) return false;
-    return true;
-  }
-
-  /** Key `key` against the query, by bytes: negative, zero or positive. */
-  private compareKey(key: number, n: number): number {
-    const start = this.keyOffsets[key]!;
-    const length = this.keyOffsets[key + 1]! - start;
-    const bytes = this.keyBytes;
-    const query = this.query;
-    const m = length < n ? length : n;
-    for (let i = 0; i < m; i++) {
-      const d = bytes[start + i]! - query[i]!;
-      if (d !== 0) return d;
-    }
-    return length - n;
   }
 }

@@ -7,20 +7,30 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { buildFoldMap, foldText } from "../../scripts/places/fold-map.ts";
-import { MAX_LIMIT, PLACES_FILE, POSTING_FULL } from "../../server/formats/places-format.ts";
+import { checkKeyBlocks } from "../../server/formats/key-blocks.ts";
+import { decodeCountryPostings, MAX_LIMIT, PLACES_FILE, POSTING_FULL, u24At } from "../../server/formats/places-format.ts";
 import { PlaceTable } from "../../server/places/place-table.ts";
 import { testDataDir } from "../support/test-server.ts";
 
 let table: PlaceTable;
 let keys: string[];
+/** Each key's first posting, then the end. */
+let postingStarts: Uint32Array;
 /** Each key's first UTF-16 unit: a cheap first test in the brute force's loop over every key. */
 let firstUnits: Uint16Array;
 let fold: Map<number, string>;
 beforeAll(async () => {
   table = PlaceTable.load(join(await testDataDir(), PLACES_FILE));
-  const { keyOffsets, keyBytes } = table.data;
   const decoder = new TextDecoder();
-  keys = Array.from({ length: keyOffsets.length - 1 }, (_, k) => decoder.decode(keyBytes.subarray(keyOffsets[k]!, keyOffsets[k + 1]!)));
+  keys = [];
+  postingStarts = new Uint32Array(table.keys.keyCount + 1);
+  checkKeyBlocks(table.data.keys, table.data.postings.length / 3, (reason) => {
+    throw new Error(reason);
+  }, (k, key, first, end) => {
+    keys.push(decoder.decode(key));
+    postingStarts[k] = first;
+    postingStarts[k + 1] = end;
+  });
   firstUnits = Uint16Array.from(keys, (key) => key.charCodeAt(0));
   fold = buildFoldMap();
 }, 300_000);
@@ -29,7 +39,7 @@ beforeAll(async () => {
 function bruteForce(query: string, country: string | undefined, limit: number): number[] {
   const q = foldText(query, fold);
   if (q === "") return [];
-  const { postingStarts, postings, countryCodes } = table.data;
+  const { postings, countryCodes } = table.data;
   const wanted = country === undefined ? -1 : countryCodes.indexOf(country);
   if (wanted < 0 && country !== undefined) return [];
   const best = new Map<number, number>();
@@ -37,9 +47,10 @@ function bruteForce(query: string, country: string | undefined, limit: number): 
   for (let k = 0; k < keys.length; k++) {
     if (firstUnits[k] !== first || !keys[k]!.startsWith(q)) continue;
     for (let p = postingStarts[k]!; p < postingStarts[k + 1]!; p++) {
-      const index = postings[p]! >>> 1;
+      const posting = u24At(postings, p);
+      const index = posting >>> 1;
       if (wanted >= 0 && table.data.country[index] !== wanted) continue;
-      const tier = (keys[k] === q ? 2 : 0) + (postings[p]! & POSTING_FULL);
+      const tier = (keys[k] === q ? 2 : 0) + (posting & POSTING_FULL);
       if (tier > (best.get(index) ?? -1)) best.set(index, tier);
     }
   }
@@ -130,13 +141,13 @@ describe("country-restricted search equals a brute-force scan of the whole table
 
   test("each country's precomputed lists are its best places for the prefix, as the brute force ranks them", () => {
     const { heavy, heavyStarts, heavyEntries, heavyGroupStarts, countryCodes } = table.data;
+    const entries = (h: number) => Array.from({ length: heavyStarts[h + 1]! - heavyStarts[h]! }, (_, i) => u24At(heavyEntries, heavyStarts[h]! + i));
     const decoder = new TextDecoder();
     let lists = 0;
     for (let c = 0; c < countryCodes.length; c++) {
       for (let h = heavyGroupStarts[1 + c]!; h < heavyGroupStarts[2 + c]!; h++) {
-        const start = table.data.keyOffsets[heavy[2 * h]!]!;
-        const prefix = decoder.decode(table.data.keyBytes.subarray(start, start + heavy[2 * h + 1]!));
-        expect(Array.from(heavyEntries.subarray(heavyStarts[h]!, heavyStarts[h + 1]!)), `${JSON.stringify(prefix)} in ${countryCodes[c]}`)
+        const prefix = decoder.decode(table.keys.keyAt(heavy[2 * h]!).subarray(0, heavy[2 * h + 1]!));
+        expect(entries(h), `${JSON.stringify(prefix)} in ${countryCodes[c]}`)
           .toEqual(bruteForce(prefix, countryCodes[c], MAX_LIMIT));
         lists++;
       }
@@ -145,12 +156,14 @@ describe("country-restricted search equals a brute-force scan of the whole table
   }, 300_000);
 
   test("every posting is in exactly one country's run: its place's country", () => {
-    const { countryPostingStarts, countryPostings, postings, country, countryCodes } = table.data;
-    const seen = new Uint8Array(postings.length);
+    const { countryPostingStarts, postings, country, countryCodes } = table.data;
+    const countryPostings = decodeCountryPostings(table.data);
+    const seen = new Uint8Array(postings.length / 3);
     for (let c = 0; c < countryCodes.length; c++) {
       for (let e = countryPostingStarts[c]!; e < countryPostingStarts[c + 1]!; e++) {
-        expect(country[postings[countryPostings[e]!]! >>> 1]).toBe(c);
-        seen[countryPostings[e]!]!++;
+        const posting = countryPostings[e]!;
+        expect(country[u24At(postings, posting) >>> 1]).toBe(c);
+        seen[posting]!++;
       }
     }
     expect(seen.every((n) => n === 1)).toBe(true);

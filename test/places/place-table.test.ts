@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { buildFoldMap, foldText } from "../../scripts/places/fold-map.ts";
 import { readPlacesSource } from "../../scripts/places/geonames-source.ts";
 import { TableFormatError } from "../../server/core/errors.ts";
-import { decodePlacesTable, MAX_LIMIT, PLACES_FILE } from "../../server/formats/places-format.ts";
+import { KEY_BLOCK } from "../../server/formats/key-blocks.ts";
+import { decodeCountryPostings, decodePlacesTable, MAX_LIMIT, PLACES_FILE, u24At } from "../../server/formats/places-format.ts";
 import { PlaceTable } from "../../server/places/place-table.ts";
 import { foldQuery } from "../../server/places/query-fold.ts";
 import { testDataDir } from "../support/test-server.ts";
@@ -66,6 +67,7 @@ describe("query folding", () => {
     expect(runtimeFold("𠀋a")).toBe("𠀋a");
     expect(runtimeFold("a\ud800b")).toBe("a b"); // a lone surrogate is a word break
   });
+
 });
 
 describe("search", () => {
@@ -76,7 +78,8 @@ describe("search", () => {
     for (let group = 0; group + 1 < heavyGroupStarts.length; group++) {
       for (let h = heavyGroupStarts[group]!; h < heavyGroupStarts[group + 1]!; h++) {
         const scanned = table.rankedPrefix(heavy[2 * h]!, heavy[2 * h + 1]!, MAX_LIMIT, group - 1);
-        expect(Array.from(heavyEntries.subarray(heavyStarts[h]!, heavyStarts[h + 1]!))).toEqual(scanned);
+        const entries = Array.from({ length: heavyStarts[h + 1]! - heavyStarts[h]! }, (_, i) => u24At(heavyEntries, heavyStarts[h]! + i));
+        expect(entries).toEqual(scanned);
       }
     }
   });
@@ -129,6 +132,7 @@ describe("search", () => {
     expect(table.searchPlaces("!!!")).toEqual([]);
     expect(table.searchPlaces("qqqqxzzz")).toEqual([]);
   });
+
 });
 
 describe("the reader refuses a damaged places.bin, naming it", () => {
@@ -150,28 +154,66 @@ describe("the reader refuses a damaged places.bin, naming it", () => {
     const major = bytes.slice();
     major[8] = 9;
     expect(refusal(major)).toContain("format major version 9 is not supported");
+    // A 2.x file (u32 key offsets, before the front-coded keys) is refused, not misread.
+    const older = bytes.slice();
+    older[8] = 2;
+    expect(refusal(older)).toContain("format major version 2 is not supported (this build reads 3); rebuild with `bun run build`");
     expect(refusal(bytes.subarray(0, bytes.length - 1))).toContain("length mismatch");
   });
 
   test("a posting, a heavy entry, a zone index, a country posting or a heavy group out of range", () => {
     const d = decodePlacesTable(bytes.slice().buffer as ArrayBuffer, file);
     const at = (view: ArrayBufferView) => view.byteOffset;
-    const corrupt = (offset: number, value: number, size: 2 | 4) => {
+    const corrupt = (offset: number, value: number, size: 1 | 2 | 3 | 4) => {
       const image = bytes.slice();
       const view = new DataView(image.buffer);
       if (size === 4) view.setUint32(offset, value, true);
-      else view.setUint16(offset, value, true);
+      else if (size === 3) view.setUint16(offset, value & 0xffff, true), view.setUint8(offset + 2, value >>> 16);
+      else if (size === 2) view.setUint16(offset, value, true);
+      else view.setUint8(offset, value);
       return refusal(image);
     };
-    expect(corrupt(at(d.postings) + 4 * 7, 0xfffffffe, 4)).toContain("posting 7 names a place out of range");
-    expect(corrupt(at(d.heavyEntries), 0xffffffff, 4)).toContain("heavy entry 0 names a place out of range");
+    expect(corrupt(at(d.postings) + 3 * 7, 0xfffffe, 3)).toContain("posting 7 names a place out of range");
+    expect(corrupt(at(d.heavyEntries), 0xffffff, 3)).toContain("heavy entry 0 names a place out of range");
     expect(corrupt(at(d.zone) + 2 * 3, 0xfffe, 2)).toContain("place 3 names a zone, country or region out of range");
-    expect(corrupt(at(d.keyOffsets) + 4 * 5, 0xffffff, 4)).toContain("key offsets are not ascending");
-    expect(corrupt(at(d.countryPostings) + 4 * 2, 0xfffffff0, 4)).toContain("country posting 2 is out of range or order");
+    expect(corrupt(at(d.country) + 3, 0xff, 1)).toContain("place 3 names a zone, country or region out of range");
+    // Country postings are LEB128 numbers: the first (whole) one made far too large.
+    expect(corrupt(at(d.countryPostings), 0x7fffff, 3)).toContain("country posting 0 is out of range or order");
     // Another country's posting in the first country's run (both runs non-empty).
     const c = d.countryPostingStarts.findIndex((start, i) => i > 0 && start > 0 && d.countryPostingStarts[i + 1]! > start);
-    const other = d.countryPostings[d.countryPostingStarts[c]!]!;
-    expect(corrupt(at(d.countryPostings), other, 4)).toMatch(/country posting 0 is (another country's|out of range or order)/);
+    const other = decodeCountryPostings(d)[d.countryPostingStarts[c]!]!;
+    expect(other).toBeLessThan(1 << 21);
+    // `other` in three LEB128 bytes (padded: a valid encoding), over the first posting.
+    const leb = (v: number) => (v & 127 | 128) | ((v >>> 7 & 127 | 128) << 8) | ((v >>> 14) << 16);
+    expect(corrupt(at(d.countryPostings), leb(other), 3)).toMatch(/country posting 0 is (another country's|out of range or order)/);
+    // A sample that points off its posting.
+    expect(corrupt(at(d.countrySamples) + 4 * 3, d.countrySamples[3]! + 1, 4)).toMatch(/country posting sample 3 is not at its posting|country posting \d+ is/);
     expect(corrupt(at(d.heavyGroupStarts) + 4, 0xffffff, 4)).toContain("heavy group starts are not ascending");
+  });
+
+  test("damaged search keys: a block's bounds, a key out of order, a block's first key not whole, a count that runs on", () => {
+    const d = decodePlacesTable(bytes.slice().buffer as ArrayBuffer, file);
+    const { blockStarts, bytes: keyBytes } = d.keys;
+    const image = (edit: (view: DataView, keysAt: number) => void) => {
+      const copy = bytes.slice();
+      edit(new DataView(copy.buffer), keyBytes.byteOffset);
+      return refusal(copy);
+    };
+    expect(image((v) => v.setUint32(blockStarts.byteOffset + 4 * 5, blockStarts[5]! + 1, true))).toMatch(/key (block 4 does not end where the next one starts|80 is malformed|80's entry count is malformed)/);
+    // A record (key-blocks.ts): shared length, its form, the rest's bytes (from), then a count unless the form says one.
+    const record = (at: number) => {
+      const form = keyBytes[at + 1]!;
+      const from = form === 0 ? at + 3 : at + 2;
+      let end = from + (form >= 128 ? form - 128 : form === 0 ? keyBytes[at + 2]! : form);
+      if (form < 128) while (keyBytes[end++]! >= 128);
+      return { from, end };
+    };
+    // Block 3's second key: its first own byte lowered below its predecessor's.
+    const second = record(record(blockStarts[3]!).end);
+    expect(keyBytes[second.from]).toBeGreaterThan(1);
+    expect(image((v, at) => v.setUint8(at + second.from, 0x01))).toContain(`key ${3 * KEY_BLOCK + 1} is not after key ${3 * KEY_BLOCK}`);
+    expect(image((v, at) => v.setUint8(at + blockStarts[7]!, 1))).toContain(`key ${7 * KEY_BLOCK} is malformed`);
+    // Block 5's first key said to be 127 bytes longer than it is: it runs over the keys after it.
+    expect(image((v, at) => v.setUint8(at + blockStarts[5]! + 1, 255))).toMatch(/key \d+ (is malformed|is not after key \d+|'s entry count is malformed)|key block 5 does not end/);
   });
 });
