@@ -114,6 +114,12 @@ export interface Client {
   limitKey: string | null;
 }
 
+/** The client of a request: its socket peer, or whom a trusted proxy names. */
+export function clientOf(req: Request, server: Server<unknown> | null, trust: ProxyTrust): Client {
+  const peer = peerAddress(req, server);
+  return trust.trusted.length > 0 ? resolveClient(peer, req.headers, trust) : direct(peer);
+}
+
 /** The client, given the socket peer and the request's headers. */
 export function resolveClient(peer: string | null, headers: { get(name: string): string | null }, trust: ProxyTrust): Client {
   if (peer === null || trust.trusted.length === 0) return direct(peer);

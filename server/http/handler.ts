@@ -7,7 +7,7 @@ import type { Server } from "bun";
 import { logError, logEvent } from "../core/log.ts";
 import { acceptsHtml } from "./accepts-html.ts";
 import type { AppState } from "./app-state.ts";
-import { isLoopbackPeer, peerAddress, resolveClient } from "./client-address.ts";
+import { clientOf, type ProxyTrust } from "./client-address.ts";
 import { DUPLICATE_HOST, HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
 import { ALLOWED_METHODS, ALLOWED_WITH_POST } from "./responses.ts";
 import { ZonetimeError } from "../core/errors.ts";
@@ -30,11 +30,11 @@ export type FetchHandler = (req: Request, server: Server<unknown> | null, raw?: 
 /** `counted: false`: answers made for the service itself (native-answers.ts), not counted in /metrics nor logged. */
 export function createFetchHandler(state: AppState, options: { counted?: boolean } = {}): FetchHandler {
   const counted = options.counted ?? true;
-  const trust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
+  const trust: ProxyTrust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
   // What the answer cost (routes.ts, RouteRequest.cost): one holder, the handler being synchronous.
   const spent = { cost: 1 };
   // One RouteRequest, refilled per request (the handler is synchronous): no object or closure per request.
-  const request = new PipelineRequest(state);
+  const request = new PipelineRequest(state, trust);
   // The target and route of each URL seen, remembered (route-memo.ts).
   const memo = new RouteMemo();
   return (req, server, raw) => {
@@ -42,10 +42,12 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
     const url = req.url;
     const routed = memo.route(url);
     const target = routed.target;
-    const peer = peerAddress(req, server);
-    let client = peer;
-    let limitKey = peer === null || isLoopbackPeer(peer) ? null : peer;
-    if (trust.trusted.length > 0) ({ address: client, limitKey } = resolveClient(peer, req.headers, trust));
+    // Who the client is costs Bun about a microsecond (requestIP): resolved here only when a
+    // limit or the access log needs it for every request, else when a route reads it.
+    let client: string | null = null;
+    let limitKey: string | null = null;
+    const eager = state.limiter !== null || state.config.accessLog;
+    if (eager) ({ address: client, limitKey } = clientOf(req, server, trust));
     // Two Host headers (which Bun joins with ", ") make the request invalid (RFC 9112 section 3.2): 400, and the connection ends.
     const host = req.headers.get("host");
     if (host !== null && host.indexOf(",") >= 0) {
@@ -59,7 +61,7 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
       // Admitted while the client has a token, charged 1; the rest of an answer's cost once it is known.
       spent.cost = 1;
       decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey, 1) : null;
-      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, url, target, match, client, state, spent, request);
+      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, server, url, target, match, eager ? client : UNRESOLVED, state, spent, request);
       if (decision?.allowed && spent.cost > 1) decision = state.limiter!.charge(limitKey, spent.cost - 1);
     } catch (error) {
       response = failedRequest(state, req.method, target.path, error);
@@ -120,15 +122,24 @@ class PipelineRequest implements RouteRequest {
   params: readonly string[] = [];
   query = "";
   url: string | null = null;
-  clientAddress: string | null = null;
   data: RouteRequest["data"];
   clock: RouteRequest["clock"];
   cost = 1;
   req: Request | null = null;
+  server: Server<unknown> | null = null;
+  /** The client's address once resolved; UNRESOLVED until a route reads it. */
+  client: string | null | typeof UNRESOLVED = UNRESOLVED;
+  readonly trust: ProxyTrust;
 
-  constructor(state: AppState) {
+  constructor(state: AppState, trust: ProxyTrust) {
     this.data = state.data;
     this.clock = state.clock;
+    this.trust = trust;
+  }
+
+  get clientAddress(): string | null {
+    if (this.client === UNRESOLVED) this.client = clientOf(this.req!, this.server, this.trust).address;
+    return this.client;
   }
 
   ifNoneMatch(): string | null {
@@ -140,10 +151,14 @@ class PipelineRequest implements RouteRequest {
   }
 }
 
+/** A client address not resolved yet. */
+const UNRESOLVED = Symbol("unresolved client");
+
 /** A POST body larger than this is refused (timeapi.io's bodies are a few short strings). */
 const MAX_POST_BODY = 16 * 1024;
 
-function respond(req: Request, url: string, target: RequestTarget, match: RouteMatch, client: string | null, state: AppState, spent: { cost: number }, reused: PipelineRequest): Response | Promise<Response> {
+/** `client`: the client's address, or UNRESOLVED: not known yet (PipelineRequest resolves it when read). */
+function respond(req: Request, server: Server<unknown> | null, url: string, target: RequestTarget, match: RouteMatch, client: string | null | typeof UNRESOLVED, state: AppState, spent: { cost: number }, reused: PipelineRequest): Response | Promise<Response> {
   const method = req.method;
   const head = method === "HEAD";
   const route = match.route;
@@ -161,7 +176,7 @@ function respond(req: Request, url: string, target: RequestTarget, match: RouteM
           params: match.params,
           query: target.query,
           url: null,
-          clientAddress: client,
+          clientAddress: client === UNRESOLVED ? clientOf(req, server, reused.trust).address : client,
           ifNoneMatch: () => req.headers.get("if-none-match"),
           header: (name) => req.headers.get(name),
           data: state.data,
@@ -186,8 +201,9 @@ function respond(req: Request, url: string, target: RequestTarget, match: RouteM
       reused.params = match.params;
       reused.query = target.query;
       reused.url = url;
-      reused.clientAddress = client;
+      reused.client = client;
       reused.req = req;
+      reused.server = server;
       reused.data = state.data; // a reload replaces the data
       reused.clock = state.clock;
       reused.cost = 1;
@@ -197,6 +213,7 @@ function respond(req: Request, url: string, target: RequestTarget, match: RouteM
         return response;
       } finally {
         reused.req = null; // no request kept alive past its answer
+        reused.server = null;
       }
     }
     if (match.api) throw NOT_FOUND(); // an unknown path under /api
