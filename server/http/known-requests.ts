@@ -1,7 +1,7 @@
 // Which cached answer a request URL was given (cacheable-answer.ts). A cacheable route
 // validates its query and names the answer by a normalised key; the same URL again would
 // validate and name the same, so the URL is remembered with the key, and a repeated query
-// costs two Map lookups instead of its parsing and validation (/convert: 2.7 -> 1.5 us of
+// costs two Map lookups instead of its parsing and validation (/convert: 3.1 -> 1.3 us of
 // handler CPU in process, `bun scripts/bench/handler-cpu.ts`).
 //
 // The same URL names the same answer while the data and, for an answer that depends on the
