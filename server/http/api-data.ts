@@ -12,6 +12,7 @@ import type { NamesTable } from "../names/names-table.ts";
 import { ZoneNamer } from "../names/zone-namer.ts";
 import { AnswerCache } from "./answer-cache.ts";
 import { KnownRequests } from "./known-requests.ts";
+import { TimezoneNameTails } from "./timezone-name-tails.ts";
 import { Responses } from "./responses.ts";
 
 /** generated/ as server/process/load-data.ts reads it: plain data, nothing of HTTP. */
@@ -38,6 +39,8 @@ export interface ApiData extends Tables {
   answers: AnswerCache;
   /** Which of those answers a request URL was given (known-requests.ts). */
   knownRequests: KnownRequests;
+  /** `?lang=`'s timezone_name per zone, query and second (timezone-name-tails.ts). */
+  timezoneNameTails: TimezoneNameTails;
 }
 
 /** ANSWER_CACHE_BYTES's default: per worker process. */
@@ -62,5 +65,6 @@ export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT
     namer: new ZoneNamer(tables.zones, tables.names),
     answers: new AnswerCache(answerCacheBytes, `tz-${tables.zones.tzdbVersion}-${fingerprint}`),
     knownRequests: new KnownRequests(),
+    timezoneNameTails: new TimezoneNameTails(),
   };
 }

@@ -24,14 +24,22 @@ const encoder = new TextEncoder();
 
 /** A rendered time object with `timezone_name` last: the long name in force at `seconds`. */
 export function withTimezoneName(request: RouteRequest, body: Uint8Array, name: ResolvedName, seconds: number): Uint8Array {
-  const locale = langParam(request);
-  if (locale === null) return body;
-  const long = request.data.namer.longNameAt(name.name, seconds, locale, "specific")!;
-  // JSON: the closing brace is the last byte; text: one more `key: value` line.
-  const tail = encoder.encode(request.format === "json" ? `,"timezone_name":${JSON.stringify(long)}}` : `timezone_name: ${long}\n`);
+  if (request.profile !== "spec" || request.query.length === 0) return body;
+  // The same query for the same zone in the same second: the same tail (timezone-name-tails.ts).
+  const tails = request.data.timezoneNameTails;
+  let tail = tails.get(name, request.query, request.format, seconds);
+  if (tail === undefined) {
+    const locale = langParam(request);
+    if (locale === null) return body;
+    const long = request.data.namer.longNameAt(name.name, seconds, locale, "specific")!;
+    // JSON: the closing brace is the last byte; text: one more `key: value` line.
+    tail = encoder.encode(request.format === "json" ? `,"timezone_name":${JSON.stringify(long)}}` : `timezone_name: ${long}\n`);
+    tails.put(name, request.query, request.format, seconds, tail);
+  }
   const keep = request.format === "json" ? body.length - 1 : body.length;
   const out = new Uint8Array(keep + tail.length);
-  out.set(body.subarray(0, keep));
+  // The whole body, then the tail over its closing brace (no subarray: a view costs more than the copy).
+  out.set(body);
   out.set(tail, keep);
   return out;
 }
