@@ -12,6 +12,7 @@ import type { NamesTable } from "../names/names-table.ts";
 import { ZoneNamer } from "../names/zone-namer.ts";
 import { AnswerCache } from "./answer-cache.ts";
 import { KnownRequests } from "./known-requests.ts";
+import { KeptDialectAnswers } from "./dialects/kept-answers.ts";
 import { TimezoneNameTails } from "./timezone-name-tails.ts";
 import { Responses } from "./responses.ts";
 
@@ -39,6 +40,8 @@ export interface ApiData extends Tables {
   answers: AnswerCache;
   /** Which of those answers a request URL was given (known-requests.ts). */
   knownRequests: KnownRequests;
+  /** TimeZoneDB's and Google's answers per URL, while they hold (dialects/kept-answers.ts). */
+  dialectAnswers: KeptDialectAnswers;
   /** `?lang=`'s timezone_name per zone, query and second (timezone-name-tails.ts). */
   timezoneNameTails: TimezoneNameTails;
 }
@@ -65,6 +68,7 @@ export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT
     namer: new ZoneNamer(tables.zones, tables.names),
     answers: new AnswerCache(answerCacheBytes, `tz-${tables.zones.tzdbVersion}-${fingerprint}`),
     knownRequests: new KnownRequests(),
+    dialectAnswers: new KeptDialectAnswers(),
     timezoneNameTails: new TimezoneNameTails(),
   };
 }

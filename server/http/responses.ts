@@ -31,6 +31,7 @@ export class Responses {
   private readonly live: Record<Format, Headers>;
   private readonly errors: Record<Format, Record<string, string>>;
   private readonly cacheableHeaders = new Map<string, Record<string, string>>();
+  private readonly dialectHeaders = new Map<string, Headers>();
   private readonly syncHeaders: Headers;
   private readonly constants = new Map<string, { body: Blob; etag: string; headers: Headers }>();
   private readonly siteHeaders = new WeakMap<object, { ok?: Headers; missing?: Headers; etag?: string }>();
@@ -171,14 +172,27 @@ export class Responses {
    * Transfer-Encoding: chunked in one chunk, as timeapi.io's Kestrel does (SenseCAP's
    * firmware skips a 3-digit chunk size before the JSON).
    */
-  dialect(body: string, type: string, status: number, head: boolean, options: { cacheControl?: string; chunked?: boolean; extra?: Record<string, string> } = {}): Response {
-    const headers = { ...this.base, "Content-Type": type, "Cache-Control": options.cacheControl ?? "no-store", ...options.extra };
-    if (options.chunked && !head) {
+  dialect(body: string | Blob, type: string, status: number, head: boolean, options: { cacheControl?: string; chunked?: boolean; extra?: Record<string, string> } = {}): Response {
+    const cacheControl = options.cacheControl ?? "no-store";
+    const headers = options.extra === undefined ? this.dialectHeadersOf(type, cacheControl)
+      : { ...this.base, "Content-Type": type, "Cache-Control": cacheControl, ...options.extra };
+    if (options.chunked && !head && typeof body === "string") { // timeapi.io's answers: made per request, never a kept Blob
       const bytes = new TextEncoder().encode(body);
       const stream = new ReadableStream<Uint8Array>({ start(controller) { controller.enqueue(bytes); controller.close(); } });
       return new Response(stream, { status, headers });
     }
     return answer(body, { status, headers }, head);
+  }
+
+  /** A dialect's headers but its extra ones, made once per content type and cache policy (a bounded few: max-age follows the clock for some). */
+  private dialectHeadersOf(type: string, cacheControl: string): Headers {
+    const key = `${type}\n${cacheControl}`;
+    let headers = this.dialectHeaders.get(key);
+    if (headers === undefined) {
+      headers = new Headers({ ...this.base, "Content-Type": type, "Cache-Control": cacheControl });
+      if (this.dialectHeaders.size < 512) this.dialectHeaders.set(key, headers);
+    }
+    return headers;
   }
 
   /** A JSON document of the service's own (/health, /openapi.json, the API index). */

@@ -1,7 +1,8 @@
 // The dialects' rows of the route table (routes.ts puts them first): timeapi.io under /api
 // (caseless, beside the WorldTimeAPI profile, none of whose names they shadow), TimeZoneDB at
 // /v2.1/ and /v2/, Google at /maps/api/timezone/. Each row names the dialect whose error
-// shape it answers in.
+// shape it answers in. TimeZoneDB's and Google's answers are kept per URL while they hold
+// (kept-answers.ts); timeapi.io's current times carry the microsecond, so are made each time.
 
 import type { RouteRow } from "../routes.ts";
 import { GOOGLE_JSON, GOOGLE_XML, timezone } from "./google/google-timezone.ts";
@@ -11,6 +12,7 @@ import { LEGACY, V1, timeapiError } from "./timeapi-io/timeapi-format.ts";
 import { v1AvailableTimeZones, v1CurrentTime, v1Unix, v1ZoneInfo } from "./timeapi-io/v1-routes.ts";
 import { convertTimeZone as tzdbConvert, getTimeZone, listTimeZone } from "./timezonedb/tzdb-routes.ts";
 import { TIMEZONEDB } from "./timezonedb/tzdb-output.ts";
+import { keptFirst } from "./kept-answers.ts";
 
 /** A POST-only route answers GET with timeapi.io's 405. */
 const postOnly = () => {
@@ -49,15 +51,15 @@ const TIMEAPI_ROWS: RouteRow[] = [
 ];
 
 const tzdb = (version: "v2" | "v2.1"): RouteRow[] => [
-  { pattern: `/${version}/get-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: getTimeZone(version) },
-  { pattern: `/${version}/list-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: listTimeZone },
-  { pattern: `/${version}/convert-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: tzdbConvert },
+  { pattern: `/${version}/get-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: keptFirst(getTimeZone(version)) },
+  { pattern: `/${version}/list-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: keptFirst(listTimeZone) },
+  { pattern: `/${version}/convert-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: keptFirst(tzdbConvert) },
 ];
 
 export const DIALECT_ROUTES: readonly RouteRow[] = [
   ...TIMEAPI_ROWS,
   ...tzdb("v2.1"),
   ...tzdb("v2"),
-  { pattern: "/maps/api/timezone/json", on: "raw", label: "google", limited: true, dialect: GOOGLE_JSON, handle: timezone("json") },
-  { pattern: "/maps/api/timezone/xml", on: "raw", label: "google", limited: true, dialect: GOOGLE_XML, handle: timezone("xml") },
+  { pattern: "/maps/api/timezone/json", on: "raw", label: "google", limited: true, dialect: GOOGLE_JSON, handle: keptFirst(timezone("json")) },
+  { pattern: "/maps/api/timezone/xml", on: "raw", label: "google", limited: true, dialect: GOOGLE_XML, handle: keptFirst(timezone("xml")) },
 ];

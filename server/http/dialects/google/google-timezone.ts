@@ -17,6 +17,8 @@ import { HttpError } from "../../http-errors.ts";
 import type { Dialect, DialectErrorContext, RouteRequest } from "../../routes.ts";
 import { degreesOf, queryMap, xmlEscape, zonesAtPoint } from "../lookups.ts";
 import { MAX_SECONDS, MIN_SECONDS } from "../../at-param.ts";
+import { ALWAYS } from "../../cacheable-answer.ts";
+import { keptAnswer } from "../kept-answers.ts";
 
 export type Output = "json" | "xml";
 
@@ -63,20 +65,27 @@ function acceptLanguage(header: string | null): string | null {
 /** Google's codes that are not CLDR's (Hebrew is still `iw` there). */
 const GOOGLE_LANGUAGES: Record<string, string> = { iw: "he" };
 
+/** A CLDR locale of Google's language code, or null when CLDR has no such language. */
+function cldrLocale(names: NamesTable, tag: string): Locale | null {
+  try {
+    return resolveLocale(names, GOOGLE_LANGUAGES[tag.toLowerCase()] ?? tag);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The CLDR locale of `language`, else of Accept-Language's first tag, else English: "if a
  * name is not available in the preferred language, the API uses the closest match".
+ * `byHeader`: the answer depends on Accept-Language (the language named none CLDR has).
  */
-function localeOf(names: NamesTable, language: string | null | undefined, acceptLanguage: string | null): Locale {
-  for (const tag of [language, acceptLanguage, "en"]) {
-    if (!tag) continue;
-    try {
-      return resolveLocale(names, GOOGLE_LANGUAGES[tag.toLowerCase()] ?? tag);
-    } catch {
-      // Not a language CLDR has: the next candidate.
-    }
-  }
-  throw new Error("CLDR has no English names"); // names.bin always holds "en" (load-data.ts checks the table)
+function localeOf(names: NamesTable, language: string | null, acceptLanguageHeader: () => string | null): { locale: Locale; byHeader: boolean } {
+  const named = language === null ? null : cldrLocale(names, language);
+  if (named !== null) return { locale: named, byHeader: false };
+  const tag = acceptLanguage(acceptLanguageHeader());
+  const locale = (tag === null ? null : cldrLocale(names, tag)) ?? cldrLocale(names, "en");
+  if (locale === null) throw new Error("CLDR has no English names"); // names.bin always holds "en" (load-data.ts checks the table)
+  return { locale, byHeader: true };
 }
 
 /** CLDR's canonical id of a tz name ("the first alias in timezone.xml": Asia/Calcutta for Asia/Kolkata), as Google answers it. */
@@ -100,7 +109,7 @@ export const timezone = (output: Output) => (request: RouteRequest): Response =>
   // Years 0001-9999 (the Go SDK's test sends -62135596800, 0001-01-01); no local time is printed.
   if (!(seconds >= MIN_SECONDS && seconds <= MAX_SECONDS)) throw invalidRequest("Invalid request. Invalid 'timestamp' parameter.");
   const languageParam = query.get("language");
-  const locale = localeOf(data.names, languageParam && LANGUAGE.test(languageParam) ? languageParam : null, acceptLanguage(request.header("accept-language")));
+  const { locale, byHeader } = localeOf(data.names, languageParam && LANGUAGE.test(languageParam) ? languageParam : null, () => request.header("accept-language"));
   const zone = zonesAtPoint(data, lat, lng)[0]!;
   const canonical = data.zones.zoneName(zone.zone);
   // The boundary data's open sea (Etc/GMT-3): Google has no zone there.
@@ -109,9 +118,11 @@ export const timezone = (output: Output) => (request: RouteRequest): Response =>
   // The specific long name in force at the instant (Intl's timeZoneName "long", TR35's fallbacks).
   const name = data.namer.longNameAt(zone.name, seconds, locale, "specific")!;
   const id = cldrId(data.names, zone.name);
-  return send(data, request.head, output,
-    [["dstOffset", state.dstOffset], ["rawOffset", state.stdoff], ["status", "OK"], ["timeZoneId", id], ["timeZoneName", name]],
-    [["status", "OK"], ["raw_offset", state.stdoff], ["dst_offset", state.dstOffset], ["time_zone_id", id], ["time_zone_name", name]]);
+  const body = output === "json"
+    ? renderJson([["dstOffset", state.dstOffset], ["rawOffset", state.stdoff], ["status", "OK"], ["timeZoneId", id], ["timeZoneName", name]])
+    : renderXml([["status", "OK"], ["raw_offset", state.stdoff], ["dst_offset", state.dstOffset], ["time_zone_id", id], ["time_zone_name", name]]);
+  // The query names the instant: the same URL (and, when it was read, Accept-Language) is the same answer.
+  return keptAnswer(request, body, TYPES[output], ALWAYS, byHeader ? request.header("accept-language") : undefined);
 };
 
 const dialectFor = (output: Output): Dialect => ({

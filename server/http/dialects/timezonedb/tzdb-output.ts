@@ -6,8 +6,10 @@
 // that; 405 and 429 keep their status).
 
 import { HttpError } from "../../http-errors.ts";
-import type { Dialect, DialectErrorContext } from "../../routes.ts";
+import type { Dialect, DialectErrorContext, RouteRequest } from "../../routes.ts";
 import type { ApiData } from "../../api-data.ts";
+import type { Holds } from "../../cacheable-answer.ts";
+import { keptAnswer } from "../kept-answers.ts";
 import { queryMap, xmlEscape } from "../lookups.ts";
 
 export type Value = string | number | null;
@@ -56,18 +58,28 @@ export function narrow(row: Row, fields: Set<string> | null, defaults?: Set<stri
 
 const TYPES = { json: "application/json; charset=utf-8", xml: "text/xml; charset=utf-8", jsonp: "application/javascript; charset=utf-8" };
 
-/** A result: `row` the top-level fields, `list` an optional `zones` array of rows. */
-export function render(data: ApiData, head: boolean, options: OutputOptions, row: Row, list?: Row[], status = 200, extra?: Record<string, string>): Response {
-  const { responses } = data;
+/** A result's body and type: `row` the top-level fields, `list` an optional `zones` array of rows. */
+function rendered(options: OutputOptions, row: Row, list?: Row[]): { body: string; type: string } {
   if (options.format === "xml") {
     const zones = list === undefined ? "" : `<zones>${list.map((z) => `<zone>${xmlFields(z)}</zone>`).join("")}</zones>`;
-    const body = `<?xml version="1.0" encoding="UTF-8"?>\n<result>${xmlFields(row)}${zones}</result>`;
-    return responses.dialect(body, TYPES.xml, status, head, { extra });
+    return { body: `<?xml version="1.0" encoding="UTF-8"?>\n<result>${xmlFields(row)}${zones}</result>`, type: TYPES.xml };
   }
   const json = list === undefined ? jsonObject(row)
     : `${jsonObject(row).slice(0, -1)},"zones":[${list.map(jsonObject).join(",")}]}`;
-  if (options.callback !== null) return responses.dialect(`${options.callback}(${json});`, TYPES.jsonp, status, head, { extra });
-  return responses.dialect(json, TYPES.json, status, head, { extra });
+  if (options.callback !== null) return { body: `${options.callback}(${json});`, type: TYPES.jsonp };
+  return { body: json, type: TYPES.json };
+}
+
+/** A refusal, in the format asked for (status FAILED; HTTP 200 but for 405 and 429). */
+function renderFailure(data: ApiData, head: boolean, options: OutputOptions, message: string, status: number, extra?: Record<string, string>): Response {
+  const { body, type } = rendered(options, [["status", "FAILED"], ["message", message]]);
+  return data.responses.dialect(body, type, status, head, { extra });
+}
+
+/** An answer, kept for the request's URL while `holds` (kept-answers.ts). */
+export function render(request: RouteRequest, holds: Holds, options: OutputOptions, row: Row, list?: Row[]): Response {
+  const { body, type } = rendered(options, row, list);
+  return keptAnswer(request, body, type, holds);
 }
 
 export const TIMEZONEDB: Dialect = {
@@ -82,6 +94,6 @@ export const TIMEZONEDB: Dialect = {
     }
     const status = error.status === 429 || error.status === 405 ? error.status : 200;
     const message = error.status === 429 ? "Rate limit exceeded. Please wait and try again." : error.message;
-    return render(context.data, context.head, options, [["status", "FAILED"], ["message", message]], undefined, status, extra);
+    return renderFailure(context.data, context.head, options, message, status, extra);
   },
 };

@@ -9,7 +9,7 @@
 // /v2/ names the period bounds dstStart/dstEnd, /v2.1/ zoneStart/zoneEnd with regionName and
 // cityName (as the captures of each show). `timestamp` is the local wall time as unix seconds.
 
-import type { Instant } from "../../../core/clock.ts";
+import { ALWAYS, type Holds } from "../../cacheable-answer.ts";
 import { formatDateTime, FIRST_RFC3339_SECOND, LAST_RFC3339_SECOND } from "../../../core/time-format.ts";
 import { zoneStateAt } from "../../../time-object/zone-state.ts";
 import type { ResolvedName } from "../../../tz/zone-table.ts";
@@ -27,14 +27,18 @@ const CITY_PAGE = 10;
 const UNIX = /^-?\d{1,12}$/;
 const COUNTRY = /^[A-Za-z]{2}$/;
 
-function instantOf(request: RouteRequest, query: Map<string, string | null>): Instant {
+/** The instant asked about (`time=`, else now), and how long the URL names the same answer: for good, or for the current second. */
+function instantOf(request: RouteRequest, query: Map<string, string | null>): { at: number; holds: Holds } {
   const time = query.get("time");
-  if (time === undefined || time === "") return request.clock();
+  if (time === undefined || time === "") {
+    const now = request.clock().seconds;
+    return { at: now, holds: { always: false, second: now } };
+  }
   if (time === null || !UNIX.test(time)) throw failed("Invalid time.");
   const seconds = Number(time);
   // Local times are printed: keep a day away from the years 0001-9999 edges.
   if (seconds < FIRST_RFC3339_SECOND + 86400 || seconds > LAST_RFC3339_SECOND - 86400) throw failed("Invalid time.");
-  return { seconds, micros: 0 };
+  return { at: seconds, holds: ALWAYS };
 }
 
 /** A name, else an abbreviation at that instant. */
@@ -99,7 +103,7 @@ export const getTimeZone = (version: ApiVersion) => (request: RouteRequest): Res
   const { data } = request;
   const query = queryMap(request.query, false);
   const options = outputOptions(query);
-  const at = instantOf(request, query).seconds;
+  const { at, holds } = instantOf(request, query);
   const by = query.get("by");
   let zone: ResolvedName;
   if (by === "zone") {
@@ -116,11 +120,11 @@ export const getTimeZone = (version: ApiVersion) => (request: RouteRequest): Res
     zone = found;
   } else if (by === "city") {
     const { row, list } = byCity(request, query, at, version);
-    return render(data, request.head, options, row, list.map((r) => narrow(r, options.fields)));
+    return render(request, holds, options, row, list.map((r) => narrow(r, options.fields)));
   } else {
     throw failed("Invalid by value. Use zone, position, city or ip.");
   }
-  return render(data, request.head, options, narrow(zoneRow(data, zone, at, version), options.fields));
+  return render(request, holds, options, narrow(zoneRow(data, zone, at, version), options.fields));
 };
 
 let listCache: { data: ApiData; rows: { code: string; name: string; zone: ResolvedName }[] } | null = null;
@@ -170,7 +174,7 @@ export function listTimeZone(request: RouteRequest): Response {
   const { data } = request;
   const query = queryMap(request.query, false);
   const options = outputOptions(query);
-  const at = instantOf(request, query).seconds;
+  const { at, holds } = instantOf(request, query);
   const code = query.get("country");
   if (code !== undefined && code !== "" && (code === null || !COUNTRY.test(code))) throw failed("Invalid country code.");
   const zoneText = query.get("zone");
@@ -185,14 +189,14 @@ export function listTimeZone(request: RouteRequest): Response {
       ["gmtOffset", state.utoff], ["dst", state.isdst ? "1" : "0"], ["timestamp", at + state.utoff]];
     list.push(fields.filter(([k]) => (options.fields ?? LIST_DEFAULT).has(k)));
   }
-  return render(data, request.head, options, [["status", "OK"], ["message", ""]], list);
+  return render(request, holds, options, [["status", "OK"], ["message", ""]], list);
 }
 
 export function convertTimeZone(request: RouteRequest): Response {
   const { data } = request;
   const query = queryMap(request.query, false);
   const options = outputOptions(query);
-  const at = instantOf(request, query).seconds;
+  const { at, holds } = instantOf(request, query);
   const from = zoneOrAbbreviation(data, query.get("from"));
   const to = zoneOrAbbreviation(data, query.get("to"));
   const a = zoneStateAt(data.zones, from.zone, at);
@@ -200,5 +204,5 @@ export function convertTimeZone(request: RouteRequest): Response {
   const row: Row = [["status", "OK"], ["message", ""], ["fromZoneName", from.name], ["fromAbbreviation", a.abbr],
     ["fromTimestamp", at + a.utoff], ["toZoneName", to.name], ["toAbbreviation", b.abbr], ["toTimestamp", at + b.utoff],
     ["toFormatted", formatDateTime(at + b.utoff).replace("T", " ")], ["offset", b.utoff - a.utoff]];
-  return render(data, request.head, options, narrow(row, options.fields));
+  return render(request, holds, options, narrow(row, options.fields));
 }
