@@ -45,6 +45,11 @@ export class AnswerCache {
     return entry;
   }
 
+  /** Whether `key`'s answer is kept (no change to what is least recently used). */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   /** Keeps an answer if it fits the budget, dropping the least recently used ones to make room. */
   put(key: string, etag: string, encoded: Uint8Array): CachedAnswer {
     const entry: CachedAnswer = { body: new Blob([encoded]), etag, bytes: encoded.byteLength + key.length * 2 + ENTRY_OVERHEAD, headers: null, maxAge: -1 };

@@ -25,11 +25,13 @@ export const ALWAYS: Holds = Object.freeze({ always: true });
 export function cacheableAnswer(request: RouteRequest, key: string, maxAge: number, build: () => string, type?: string, holds?: Holds): Response {
   const { answers } = request.data;
   const cached = answers.get(key);
-  if (holds !== undefined && request.url !== null) {
+  // A kept answer carries its ETag: no hash of the key for a repeated query.
+  const response = answerOf(request, cached?.etag ?? answers.etagOf(key), maxAge, type, cached, key, build);
+  // Remembered only while the cache holds the answer (one too big to keep is built each time anyway).
+  if (holds !== undefined && request.url !== null && answers.has(key)) {
     request.data.knownRequests.remember(request.url, { key, second: holds.always ? null : holds.second, maxAge, type });
   }
-  // A kept answer carries its ETag: no hash of the key for a repeated query.
-  return answerOf(request, cached?.etag ?? answers.etagOf(key), maxAge, type, cached, key, build);
+  return response;
 }
 
 /** The row's handler, tried after the answer its URL was given last time, if that still holds. */

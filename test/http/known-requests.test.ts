@@ -7,7 +7,9 @@
 
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Instant } from "../../server/core/clock.ts";
-import { testHandler } from "../support/test-server.ts";
+import { createAppState, createFetchHandler } from "../../server/http/handler.ts";
+import { loadData } from "../../server/process/load-data.ts";
+import { testConfig, testDataDir, testHandler } from "../support/test-server.ts";
 
 let now: Instant = { seconds: 0, micros: 0 };
 let handle: (req: Request) => Response;
@@ -81,5 +83,16 @@ describe("a remembered URL answers what its route answers", () => {
     // One second before the change the window holds it; a second after, it starts after it.
     expect(before.transitions[0].at ?? before.transitions[0]).not.toEqual(after.transitions[0].at ?? after.transitions[0]);
     for (let i = 0; i < 3; i++) expect(answer("moving.example", "/convert?time=2026-13-01T00:00:00&from=UTC&to=UTC").status).toBe(400);
+  });
+
+  test("an answer too big for the cache is not remembered; one it keeps is", async () => {
+    // A cache of 32 KB keeps no answer over 8 KB (a quarter): the 10 KB zone list is built each time.
+    const state = createAppState(await loadData(await testDataDir()), () => now, await testConfig({ ANSWER_CACHE_BYTES: "32768" }));
+    const handler = createFetchHandler(state);
+    now = { seconds: CHANGE, micros: 0 };
+    for (let i = 0; i < 3; i++) expect((handler(new Request("http://big.example/timezone"), null) as Response).status).toBe(200);
+    expect(state.data.knownRequests.size).toBe(0);
+    expect((handler(new Request("http://big.example/timezone?country=AU"), null) as Response).status).toBe(200);
+    expect(state.data.knownRequests.size).toBe(1);
   });
 });
