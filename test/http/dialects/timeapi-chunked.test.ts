@@ -1,0 +1,48 @@
+// timeapi.io's legacy answers go out as Kestrel sends them: Transfer-Encoding: chunked,
+// the JSON in one chunk. SenseCAP's firmware reads that wire form byte by byte (it skips
+// the chunk-size line before the JSON), so the bytes on the socket are checked here, not
+// what a fetch client reassembles.
+
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { connect } from "node:net";
+import { startTestServer } from "../../support/test-server.ts";
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+
+beforeAll(async () => {
+  server = await startTestServer();
+}, 120_000);
+
+afterAll(() => server.stop());
+
+/** The whole answer to one request on its own connection, as the bytes arrived. */
+function rawAnswer(request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, "127.0.0.1", () => socket.end(request));
+    let text = "";
+    socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
+    socket.on("end", () => resolve(text));
+    socket.on("error", reject);
+  });
+}
+
+test("a legacy current time is one chunk on the wire, its size line before the JSON", async () => {
+  const text = await rawAnswer("GET /api/Time/current/zone?timeZone=Europe/London HTTP/1.1\r\nHost: t.example\r\nConnection: close\r\n\r\n");
+  const split = text.indexOf("\r\n\r\n");
+  const head = text.slice(0, split).toLowerCase();
+  const body = text.slice(split + 4);
+  expect(head).toStartWith("http/1.1 200");
+  expect(head).toContain("\r\ntransfer-encoding: chunked");
+  expect(head).not.toContain("content-length");
+  const chunk = /^([0-9a-f]+)\r\n([\s\S]*)\r\n0\r\n\r\n$/i.exec(body);
+  expect(chunk).not.toBeNull();
+  const json = chunk![2]!;
+  expect(Buffer.byteLength(json)).toBe(parseInt(chunk![1]!, 16));
+  expect(JSON.parse(json).timeZone).toBe("Europe/London");
+});
+
+test("HEAD of the same carries no chunk", async () => {
+  const text = await rawAnswer("HEAD /api/Time/current/zone?timeZone=Europe/London HTTP/1.1\r\nHost: t.example\r\nConnection: close\r\n\r\n");
+  expect(text.toLowerCase()).toStartWith("http/1.1 200");
+  expect(text.slice(text.indexOf("\r\n\r\n") + 4)).toBe("");
+});
