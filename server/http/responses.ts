@@ -178,7 +178,11 @@ export class Responses {
       : { ...this.base, "Content-Type": type, "Cache-Control": cacheControl, ...options.extra };
     if (options.chunked && !head && typeof body === "string") { // timeapi.io's answers: made per request, never a kept Blob
       const bytes = new TextEncoder().encode(body);
-      const stream = new ReadableStream<Uint8Array>({ start(controller) { controller.enqueue(bytes); controller.close(); } });
+      // Bun's direct stream: written to the socket as it is, the same one chunk on the wire as
+      // a standard stream's (test/http/dialects/timeapi-chunked.test.ts), for less work
+      // (/api/TimeZone/zone over HTTP, pinned: 15.7 -> 14.2 us of CPU a request). Bun sends a
+      // body under about 256 bytes (a Time/current answer) with Content-Length either way.
+      const stream = new ReadableStream({ type: "direct", pull(controller) { controller.write(bytes); controller.end(); } });
       return new Response(stream, { status, headers });
     }
     return answer(body, { status, headers }, head);
