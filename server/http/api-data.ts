@@ -12,6 +12,7 @@ import type { NamesTable } from "../names/names-table.ts";
 import { ZoneNamer } from "../names/zone-namer.ts";
 import { AnswerCache } from "./answer-cache.ts";
 import { KnownRequests } from "./known-requests.ts";
+import { LocatedParams, type LocatedAddress, type LocatedPoint } from "./located-params.ts";
 import { KeptDialectAnswers } from "./dialects/kept-answers.ts";
 import { TimezoneNameTails } from "./timezone-name-tails.ts";
 import { Responses } from "./responses.ts";
@@ -40,6 +41,9 @@ export interface ApiData extends Tables {
   answers: AnswerCache;
   /** Which of those answers a request URL was given (known-requests.ts). */
   knownRequests: KnownRequests;
+  /** `/ip/{address}` and `/coordinates/{point}` parameters already located (located-params.ts). */
+  addresses: LocatedParams<LocatedAddress>;
+  points: LocatedParams<LocatedPoint>;
   /** TimeZoneDB's and Google's answers per URL, while they hold (dialects/kept-answers.ts). */
   dialectAnswers: KeptDialectAnswers;
   /** `?lang=`'s timezone_name per zone, query and second (timezone-name-tails.ts). */
@@ -69,6 +73,8 @@ export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT
     answers: new AnswerCache(answerCacheBytes, `tz-${tables.zones.tzdbVersion}-${fingerprint}`),
     knownRequests: new KnownRequests(),
     dialectAnswers: new KeptDialectAnswers(),
+    addresses: new LocatedParams<LocatedAddress>(),
+    points: new LocatedParams<LocatedPoint>(),
     timezoneNameTails: new TimezoneNameTails(),
   };
 }

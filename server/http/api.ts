@@ -140,37 +140,55 @@ export function callerIp(request: RouteRequest): Response {
   return ipTimeObject(request, request.clientAddress, request.clientAddress);
 }
 
-/** `/ip/{address*}`: a time object for any address. */
+/** `/ip/{address*}`: a time object for any address, shown as client_ip normalised. */
 export function ipAddress(request: RouteRequest): Response {
-  const text = safeDecode(request.params[0]!);
-  if (text === null) throw MALFORMED_IP();
-  return ipTimeObject(request, text, null);
+  const raw = request.params[0]!;
+  const { addresses } = request.data;
+  let located = addresses.recall(raw);
+  if (located === undefined) {
+    const text = safeDecode(raw);
+    const address = text === null ? null : parseIp(text);
+    if (!address) throw MALFORMED_IP();
+    located = { zone: zoneOfAddress(request, address), shown: formatIp(address) };
+    addresses.remember(raw, located);
+  }
+  return ipTimeObjectIn(request, located.zone, located.shown);
 }
 
 /** `/coordinates/{point}`: a time object for the zone at a latitude, longitude. */
 export function coordinates(request: RouteRequest): Response {
-  const text = safeDecode(request.params[0]!);
-  if (text === null) throw MALFORMED_PATH();
-  const { lat, lng } = parseCoordinates(text);
-  const { geo, zones, renderer, responses } = request.data;
-  const zonesThere = geo.answers[geo.answerAt(lat, lng)]!;
-  // Every name of geo.bin resolves (load-data.ts checks at load).
-  const resolved = zones.resolve(zonesThere[0]!)!;
+  const raw = request.params[0]!;
+  const { geo, zones, renderer, responses, points } = request.data;
+  let located = points.recall(raw);
+  if (located === undefined) {
+    const text = safeDecode(raw);
+    if (text === null) throw MALFORMED_PATH();
+    const { lat, lng } = parseCoordinates(text);
+    const zonesThere = geo.answers[geo.answerAt(lat, lng)]!;
+    // Every name of geo.bin resolves (load-data.ts checks at load).
+    located = { zone: zones.resolve(zonesThere[0]!)!, others: zonesThere.slice(1) };
+    points.remember(raw, located);
+  }
+  const resolved = located.zone;
   const instant = instantOf(request, resolved);
   const rendered = renderer.render(resolved, instant, request.clientAddress, request.profile, request.format);
   const body = withTimezoneName(request, rendered, resolved, instant.seconds);
-  return zonesThere.length === 1
+  return located.others.length === 0
     ? responses.timeObject(body, request.format, request.head)
-    : responses.timeObjectWithOthers(body, request.format, request.head, zonesThere.slice(1));
+    : responses.timeObjectWithOthers(body, request.format, request.head, located.others);
 }
 
-/** `shown` is the client_ip to answer with; null: the address asked about, normalised. */
-function ipTimeObject(request: RouteRequest, text: string, shown: string | null): Response {
+/** The caller's address (`shown` as given) as a time object. */
+function ipTimeObject(request: RouteRequest, text: string, shown: string): Response {
   const address = parseIp(text);
   if (!address) throw MALFORMED_IP();
-  const resolved = zoneOfAddress(request, address);
+  return ipTimeObjectIn(request, zoneOfAddress(request, address), shown);
+}
+
+/** A time object in `resolved` with `shown` as client_ip. */
+function ipTimeObjectIn(request: RouteRequest, resolved: ResolvedName, shown: string): Response {
   const instant = instantOf(request, resolved);
-  const rendered = request.data.renderer.render(resolved, instant, shown ?? formatIp(address), request.profile, request.format);
+  const rendered = request.data.renderer.render(resolved, instant, shown, request.profile, request.format);
   const body = withTimezoneName(request, rendered, resolved, instant.seconds);
   return request.data.responses.timeObject(body, request.format, request.head);
 }
