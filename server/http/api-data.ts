@@ -7,12 +7,12 @@ import type { GeoTable } from "../geo/geo-locator.ts";
 import type { IpTables } from "../ip/ip-locator.ts";
 import type { PlaceTable } from "../places/place-table.ts";
 import { TimeObjectRenderer } from "../time-object/renderer.ts";
-import type { ZoneTable } from "../tz/zone-table.ts";
+import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
 import type { NamesTable } from "../names/names-table.ts";
 import { ZoneNamer } from "../names/zone-namer.ts";
 import { AnswerCache } from "./answer-cache.ts";
 import { KnownRequests } from "./known-requests.ts";
-import { LocatedParams, type LocatedAddress, type LocatedPoint } from "./located-params.ts";
+import { LocatedParams, MAX_URL_LENGTH, type LocatedAddress, type LocatedPoint } from "./located-params.ts";
 import { KeptDialectAnswers } from "./dialects/kept-answers.ts";
 import { TimezoneNameTails } from "./timezone-name-tails.ts";
 import { Responses } from "./responses.ts";
@@ -44,6 +44,8 @@ export interface ApiData extends Tables {
   /** `/ip/{address}` and `/coordinates/{point}` parameters already located (located-params.ts). */
   addresses: LocatedParams<LocatedAddress>;
   points: LocatedParams<LocatedPoint>;
+  /** timeapi.io's URLs and the zone each names (dialects/timeapi-io/legacy-routes.ts). */
+  queriedZones: LocatedParams<ResolvedName>;
   /** TimeZoneDB's and Google's answers per URL, while they hold (dialects/kept-answers.ts). */
   dialectAnswers: KeptDialectAnswers;
   /** `?lang=`'s timezone_name per zone, query and second (timezone-name-tails.ts). */
@@ -75,6 +77,7 @@ export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT
     dialectAnswers: new KeptDialectAnswers(),
     addresses: new LocatedParams<LocatedAddress>(),
     points: new LocatedParams<LocatedPoint>(),
+    queriedZones: new LocatedParams<ResolvedName>(MAX_URL_LENGTH),
     timezoneNameTails: new TimezoneNameTails(),
   };
 }

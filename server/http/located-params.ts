@@ -1,19 +1,22 @@
-// Where a path parameter is, remembered. `/ip/{address}` parses its address, classifies it
+// Where a parameter is, remembered. `/ip/{address}` parses its address, classifies it
 // and walks the IP ranges; `/coordinates/{point}` parses two numbers and walks the
-// boundary grid. Each result is a function of the parameter's text and the data alone,
-// and a clock or a dashboard asks the same one again and again, so the same text again
-// costs one Map lookup (in process, `bun scripts/bench/handler-cpu.ts`: /ip/8.8.8.8
+// boundary grid; timeapi.io's routes parse their query and do either, or resolve a name.
+// Each result is a function of the text (the path parameter, or timeapi.io's whole URL)
+// and the data alone, and a clock or a dashboard asks the same one again and again, so
+// the same text again costs one Map lookup (in process, `bun scripts/bench/handler-cpu.ts`: /ip/8.8.8.8
 // 1.67 -> 1.41 us, the IPv6 form 2.02 -> 1.43, /coordinates 1.66 -> 1.44).
 //
 // Entries live in ApiData (a reload starts empty). A refused parameter is never
 // remembered: it is refused again each time. Bounded as the route memo is: at most
-// MAX_ENTRIES parameters of at most MAX_TEXT_LENGTH characters, cleared when full.
+// MAX_ENTRIES texts of at most `maxLength` characters, cleared when full.
 
 import type { ResolvedName } from "../tz/zone-table.ts";
 
 const MAX_ENTRIES = 4096;
 /** An IPv6 address with an IPv4 tail is at most 45 characters; a point with 20 decimals each, about 50. */
-const MAX_TEXT_LENGTH = 64;
+export const MAX_PARAM_LENGTH = 64;
+/** As the route memo's (route-memo.ts). */
+export const MAX_URL_LENGTH = 256;
 
 /** An address's zone, and the address as client_ip shows it (normalised). */
 export interface LocatedAddress {
@@ -29,6 +32,11 @@ export interface LocatedPoint {
 
 export class LocatedParams<T> {
   private readonly entries = new Map<string, T>();
+  private readonly maxLength: number;
+
+  constructor(maxLength = MAX_PARAM_LENGTH) {
+    this.maxLength = maxLength;
+  }
 
   /** What `text` (the parameter as sent) was found to be; the answer is shared: never change it. */
   recall(text: string): T | undefined {
@@ -36,7 +44,7 @@ export class LocatedParams<T> {
   }
 
   remember(text: string, located: T): void {
-    if (text.length > MAX_TEXT_LENGTH) return;
+    if (text.length > this.maxLength) return;
     if (this.entries.size >= MAX_ENTRIES && !this.entries.has(text)) this.entries.clear();
     this.entries.set(text, located);
   }

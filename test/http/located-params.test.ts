@@ -1,4 +1,4 @@
-// `/ip/{address}` and `/coordinates/{point}` remember where a parameter is
+// `/ip/{address}`, `/coordinates/{point}` and timeapi.io's queries remember where a parameter is
 // (server/http/located-params.ts). A repeated parameter must answer exactly what it
 // answers when nothing is remembered: each answer below is compared with a service over
 // the same tables whose memory never recalls anything, at a fixed instant, for every
@@ -30,6 +30,7 @@ beforeAll(async () => {
   const forgetful = createAppState(tables, () => now, config);
   forgetful.data.addresses = new Forgetful();
   forgetful.data.points = new Forgetful();
+  forgetful.data.queriedZones = new Forgetful();
   const a = createFetchHandler(remembering);
   const b = createFetchHandler(forgetful);
   handle = (req) => a(req, null) as Response;
@@ -67,6 +68,22 @@ describe("a remembered parameter answers what a full lookup answers", () => {
       const disputed = handle(new Request("http://located.example/coordinates/38.7503,85.9829"));
       expect(disputed.headers.get("x-other-timezones")).toBe("Asia/Shanghai");
     }
+  });
+
+  test("timeapi.io's queries, legacy and v1, by zone, point and address", async () => {
+    const queries = [
+      "/api/Time/current/zone?timeZone=Europe/London", "/api/time/current/zone?timezone=europe/london", "/api/TimeZone/zone?timeZone=America/New_York",
+      "/api/Time/current/coordinate?latitude=38.7503&longitude=85.9829", "/api/TimeZone/ip?ipAddress=8.8.8.8", "/api/v1/time/current/zone?timezone=Asia/Kolkata",
+      "/api/v1/timezone/coordinate?latitude=-33.87&longitude=151.21", "/api/v1/time/current/ip?ipAddress=2001:4860:4860::8888",
+      "/api/Time/current/zone?timeZone=Nowhere/City", "/api/v1/time/current/zone?timezone=", "/api/TimeZone/ip?ipAddress=1.2.3",
+    ];
+    for (const query of queries) {
+      for (let repeat = 0; repeat < 3; repeat++) {
+        const url = `http://timeapi.example${query}`;
+        expect({ query, ...(await seen(handle(new Request(url)))) }).toEqual({ query, ...(await seen(reference(new Request(url)))) });
+      }
+    }
+    expect(remembering.data.queriedZones.size).toBe(8);
   });
 
   test("found parameters are remembered; refused ones are not", () => {

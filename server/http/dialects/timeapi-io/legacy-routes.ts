@@ -76,13 +76,21 @@ export function zoneInfoBody(request: RouteRequest, zone: ResolvedName, instant:
     `"hasDayLightSaving":${has},"isDayLightSavingActive":${state.isdst},"dstInterval":${interval}}`;
 }
 
-const caselessQuery = (request: RouteRequest) => queryMap(request.query, true);
+/** The zone a request's query names, remembered per URL (../../located-params.ts): the query is read once. */
+export function locatedZone(request: RouteRequest, locate: Locate): ResolvedName {
+  const { url } = request;
+  const known = url === null ? undefined : request.data.queriedZones.recall(url);
+  if (known !== undefined) return known;
+  const zone = locate(request, queryMap(request.query, true));
+  if (url !== null) request.data.queriedZones.remember(url, zone);
+  return zone;
+}
 
 export const currentTime = (locate: Locate) => (request: RouteRequest): Response =>
-  sendJson(request, currentTimeBody(request, locate(request, caselessQuery(request)), request.clock()));
+  sendJson(request, currentTimeBody(request, locatedZone(request, locate), request.clock()));
 
 export const zoneInfo = (locate: Locate) => (request: RouteRequest): Response =>
-  sendJson(request, zoneInfoBody(request, locate(request, caselessQuery(request)), request.clock()));
+  sendJson(request, zoneInfoBody(request, locatedZone(request, locate), request.clock()));
 
 const namesBodies = new WeakMap<readonly string[], string>();
 

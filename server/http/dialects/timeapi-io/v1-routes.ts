@@ -9,8 +9,7 @@
 import { formatDateTime, formatOffset, pad6 } from "../../../core/time-format.ts";
 import { currentOrNextDstRun, zoneStateAt } from "../../../time-object/zone-state.ts";
 import type { RouteRequest } from "../../routes.ts";
-import { queryMap } from "../lookups.ts";
-import { availableNamesBody, type Locate } from "./legacy-routes.ts";
+import { availableNamesBody, locatedZone, type Locate } from "./legacy-routes.ts";
 import { isoWithOffset, JSON_TYPE, weekdayOfLocal } from "./timeapi-format.ts";
 
 function send(request: RouteRequest, body: string, cacheControl?: string): Response {
@@ -20,7 +19,7 @@ function send(request: RouteRequest, body: string, cacheControl?: string): Respo
 const utcIso = (seconds: number) => `${formatDateTime(seconds)}.000000+00:00`;
 
 export const v1CurrentTime = (locate: Locate) => (request: RouteRequest): Response => {
-  const zone = locate(request, queryMap(request.query, true));
+  const zone = locatedZone(request, locate);
   const instant = request.clock();
   const state = zoneStateAt(request.data.zones, zone.zone, instant.seconds);
   const local = instant.seconds + state.utoff;
@@ -36,7 +35,7 @@ export function v1Unix(request: RouteRequest): Response {
 
 export const v1ZoneInfo = (locate: Locate) => (request: RouteRequest): Response => {
   const { zones } = request.data;
-  const zone = locate(request, queryMap(request.query, true));
+  const zone = locatedZone(request, locate);
   const instant = request.clock();
   const state = zoneStateAt(zones, zone.zone, instant.seconds);
   const run = currentOrNextDstRun(zones, zone.zone, instant.seconds);
