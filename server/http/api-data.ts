@@ -46,6 +46,8 @@ export interface ApiData extends Tables {
   points: LocatedParams<LocatedPoint>;
   /** timeapi.io's URLs and the zone each names (dialects/timeapi-io/legacy-routes.ts). */
   queriedZones: LocatedParams<ResolvedName>;
+  /** `/clock`'s queries and the names each asks for (world-clock.ts). */
+  clockZones: LocatedParams<readonly ResolvedName[]>;
   /** TimeZoneDB's and Google's answers per URL, while they hold (dialects/kept-answers.ts). */
   dialectAnswers: KeptDialectAnswers;
   /** `?lang=`'s timezone_name per zone, query and second (timezone-name-tails.ts). */
@@ -78,6 +80,7 @@ export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT
     addresses: new LocatedParams<LocatedAddress>(),
     points: new LocatedParams<LocatedPoint>(),
     queriedZones: new LocatedParams<ResolvedName>(MAX_URL_LENGTH),
+    clockZones: new LocatedParams<readonly ResolvedName[]>(MAX_URL_LENGTH),
     timezoneNameTails: new TimezoneNameTails(),
   };
 }

@@ -51,9 +51,18 @@ function requestedZones(request: RouteRequest): ResolvedName[] {
   return resolved;
 }
 
+/** The names a query asks for, remembered per query text (located-params.ts): the list is parsed and resolved once. */
+function rememberedZones(request: RouteRequest): readonly ResolvedName[] {
+  const known = request.data.clockZones.recall(request.query);
+  if (known !== undefined) return known;
+  const names = Object.freeze(requestedZones(request));
+  request.data.clockZones.remember(request.query, names);
+  return names;
+}
+
 /** `/clock` */
 export function worldClock(request: RouteRequest): Response {
-  const names = requestedZones(request);
+  const names = rememberedZones(request);
   request.cost = names.length;
   const at = queryParam(request.query, "at");
   if (at === null) throw invalidAt(); // a broken percent-escape

@@ -31,6 +31,7 @@ beforeAll(async () => {
   forgetful.data.addresses = new Forgetful();
   forgetful.data.points = new Forgetful();
   forgetful.data.queriedZones = new Forgetful();
+  forgetful.data.clockZones = new Forgetful();
   const a = createFetchHandler(remembering);
   const b = createFetchHandler(forgetful);
   handle = (req) => a(req, null) as Response;
@@ -84,6 +85,21 @@ describe("a remembered parameter answers what a full lookup answers", () => {
       }
     }
     expect(remembering.data.queriedZones.size).toBe(8);
+  });
+
+  test("/clock's lists of names, with and without an instant, and its refusals", async () => {
+    const queries = [
+      "/clock?zones=Europe/London,Asia/Tokyo,America/New_York", "/clock?zones=europe/london,EUROPE/LONDON", "/api/clock.txt?zones=Asia/Kolkata,UTC",
+      "/clock?zones=Europe/London&at=2026-03-29T01:00:00Z", "/clock?at=2026-03-29T00:59:59Z&zones=Europe/London",
+      "/clock?zones=Europe/London,Nowhere/City", "/clock?zones=", "/clock?zones=UTC,,UTC", `/clock?zones=${Array(101).fill("UTC").join(",")}`,
+    ];
+    for (const query of queries) {
+      for (let repeat = 0; repeat < 3; repeat++) {
+        const url = `http://clock.example${query}`;
+        expect({ query, ...(await seen(handle(new Request(url)))) }).toEqual({ query, ...(await seen(reference(new Request(url)))) });
+      }
+    }
+    expect(remembering.data.clockZones.size).toBe(5);
   });
 
   test("found parameters are remembered; refused ones are not", () => {
