@@ -12,7 +12,7 @@ import type { NamesTable } from "../names/names-table.ts";
 import { ZoneNamer } from "../names/zone-namer.ts";
 import { AnswerCache } from "./answer-cache.ts";
 import { KnownRequests } from "./known-requests.ts";
-import { LocatedParams, MAX_URL_LENGTH, type LocatedAddress, type LocatedPoint } from "./located-params.ts";
+import { LocatedParams, MAX_LIST_ENTRIES, MAX_URL_LENGTH, type LocatedAddress, type LocatedPoint } from "./located-params.ts";
 import { KeptDialectAnswers } from "./dialects/kept-answers.ts";
 import { TimezoneNameTails } from "./timezone-name-tails.ts";
 import { Responses } from "./responses.ts";
@@ -80,7 +80,7 @@ export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT
     addresses: new LocatedParams<LocatedAddress>(),
     points: new LocatedParams<LocatedPoint>(),
     queriedZones: new LocatedParams<ResolvedName>(MAX_URL_LENGTH),
-    clockZones: new LocatedParams<readonly ResolvedName[]>(MAX_URL_LENGTH),
+    clockZones: new LocatedParams<readonly ResolvedName[]>(MAX_URL_LENGTH, MAX_LIST_ENTRIES),
     timezoneNameTails: new TimezoneNameTails(),
   };
 }
