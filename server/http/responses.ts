@@ -31,7 +31,8 @@ export class Responses {
   private readonly live: Record<Format, Headers>;
   private readonly errors: Record<Format, Record<string, string>>;
   private readonly cacheableHeaders = new Map<string, Record<string, string>>();
-  private readonly dialectHeaders = new Map<string, Headers>();
+  /** By cache policy, then content type: both are constants of the code, no key built per request. */
+  private readonly dialectHeaders = new Map<string, Map<string, Headers>>();
   private readonly syncHeaders: Headers;
   private readonly constants = new Map<string, { body: Blob; etag: string; headers: Headers }>();
   private readonly siteHeaders = new WeakMap<object, { ok?: Headers; missing?: Headers; etag?: string }>();
@@ -192,11 +193,15 @@ export class Responses {
 
   /** A dialect's headers but its extra ones, made once per content type and cache policy (a bounded few: max-age follows the clock for some). */
   private dialectHeadersOf(type: string, cacheControl: string): Headers {
-    const key = `${type}\n${cacheControl}`;
-    let headers = this.dialectHeaders.get(key);
+    let byType = this.dialectHeaders.get(cacheControl);
+    if (byType === undefined) {
+      byType = new Map();
+      if (this.dialectHeaders.size < 512) this.dialectHeaders.set(cacheControl, byType);
+    }
+    let headers = byType.get(type);
     if (headers === undefined) {
       headers = new Headers({ ...this.base, "Content-Type": type, "Cache-Control": cacheControl });
-      if (this.dialectHeaders.size < 512) this.dialectHeaders.set(key, headers);
+      byType.set(type, headers); // a dialect has a handful of content types
     }
     return headers;
   }
