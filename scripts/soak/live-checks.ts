@@ -6,7 +6,11 @@
 
 import { join } from "node:path";
 
-/** Time-object routes, root and /api, JSON and .txt, zones and addresses (all live: no `at`). */
+/**
+ * Time-object routes, root and /api, JSON and .txt, zones and addresses (all live: no
+ * `at`), and TimeZoneDB's "now", whose answer is kept for the second it is about
+ * (server/http/dialects/kept-answers.ts): a kept answer outliving its second shows here.
+ */
 export const LIVE_PATHS = [
   "/timezone/Europe/London",
   "/timezone/America/Argentina/Salta.txt",
@@ -16,7 +20,12 @@ export const LIVE_PATHS = [
   "/api/ip/2001:4860:4860::8888",
   "/timezone/UTC",
   "/api/ip/81.2.69.142.txt",
+  "/v2.1/get-time-zone?by=zone&zone=Europe/London&format=json",
+  "/v2/get-time-zone?by=position&lat=40.71&lng=-74.0&format=json",
 ];
+
+/** TimeZoneDB's answers: whole seconds, local (`timestamp`) and its offset. */
+const TIMEZONEDB = /^\/v2(?:\.1)?\/get-time-zone\?/;
 
 /** A fixed instant, whose answer must stay byte-identical however long the service runs. */
 export const FIXED_PATH = "/timezone/Europe/London?at=2026-11-21T12:34:56.123456Z";
@@ -26,6 +35,7 @@ const TIME_OBJECT_KEYS = 15;
 /** What is wrong with a live answer taken at `nowMs`, or null when it is a whole, current time object. */
 export function liveAnswerProblem(path: string, status: number, body: string, nowMs: number): string | null {
   if (status !== 200) return `${path}: status ${status}`;
+  if (TIMEZONEDB.test(path)) return timezoneDbProblem(path, body, nowMs);
   let utc: string;
   if (path.endsWith(".txt")) {
     const lines = body.split("\n");
@@ -44,6 +54,22 @@ export function liveAnswerProblem(path: string, status: number, body: string, no
   }
   const skewMs = Math.abs(Date.parse(utc) - nowMs);
   if (!(skewMs <= 1000)) return `${path}: utc_datetime ${utc} is ${skewMs} ms from the system clock`;
+  return null;
+}
+
+/** A TimeZoneDB answer about now: status OK, its second (timestamp - gmtOffset) the one `nowMs` is in, or the one before. */
+function timezoneDbProblem(path: string, body: string, nowMs: number): string | null {
+  let answer: { status?: string; timestamp?: number; gmtOffset?: number };
+  try {
+    answer = JSON.parse(body);
+  } catch {
+    return `${path}: invalid JSON ${JSON.stringify(body.slice(-24))}`;
+  }
+  if (answer.status !== "OK" || typeof answer.timestamp !== "number" || typeof answer.gmtOffset !== "number") {
+    return `${path}: not an answer ${JSON.stringify(body.slice(0, 48))}`;
+  }
+  const lagMs = nowMs - (answer.timestamp - answer.gmtOffset) * 1000;
+  if (!(lagMs >= 0 && lagMs < 2000)) return `${path}: its second is ${lagMs} ms before the system clock`;
   return null;
 }
 

@@ -1,7 +1,7 @@
 -- wrk script for the live-clock soak: cycles the paths in SOAK_PATHS (space-separated; see
 -- live-checks.ts) and checks every EVERY-th response while under load:
 -- status 200, a body that ends as a whole JSON object or a whole .txt answer, and a
--- unixtime within 2 s of this machine's clock. Counts go to done() as one line:
+-- unixtime within 2 s of this machine's clock (TimeZoneDB's: timestamp - gmtOffset). Counts go to done() as one line:
 --   soak: sent N checked N bad N first-bad <reason>
 -- EVERY comes from the environment variable SOAK_EVERY (default 100).
 
@@ -29,6 +29,10 @@ local function verdict(status, body)
   if status ~= 200 then return "status " .. status end
   local unix = body:match('^{.*"unixtime":(%d+),.*"client_ip":[^,]*}$')
   if not unix then unix = body:match("unixtime: (%d+)\n") end
+  if not unix then
+    local offset, stamp = body:match('^{"status":"OK".*"gmtOffset":(%-?%d+),.*"timestamp":(%-?%d+),.*}$')
+    if stamp then unix = tostring(tonumber(stamp) - tonumber(offset)) end
+  end
   if not unix then return "malformed body ending " .. string.format("%q", body:sub(-16)) end
   if body:sub(1, 1) ~= "{" and body:sub(-1) ~= "\n" then return "truncated text body" end
   local skew = math.abs(tonumber(unix) - os.time())
