@@ -22,8 +22,9 @@ curl '/api/v1/time/current/zone?timezone=Asia/Kolkata'
 curl '/api/v1/timezone/zone?timeZone=America/Chicago'
 curl '/api/v1/time/current/unix'</code></pre>
 <p>Paths and query names match in any letter case, as timeapi.io's clients send them (<code>/api/TimeZone/zone</code> and
-<code>/api/timezone/zone</code>, <code>timeZone=</code> and <code>timezone=</code>). The legacy JSON is sent chunked in one
-chunk, as timeapi.io's server does: Seeed's SenseCAP firmware skips the chunk size before parsing and works unchanged.
+<code>/api/timezone/zone</code>, <code>timeZone=</code> and <code>timezone=</code>). The legacy <code>TimeZone</code> JSON is sent
+chunked in one chunk, as timeapi.io's server does: Seeed's SenseCAP firmware skips the chunk size before parsing and works
+unchanged. The shorter <code>Time/current</code> answers go out with a <code>Content-Length</code> instead.
 Conversions and calculations take a JSON body or a form. Errors are timeapi.io's: the text <code>Invalid Timezone</code>
 with a 400 on the legacy routes, <code>{"detail": "..."}</code> on v1.</p>
 <p>What differs: fractions of a second have six digits (timeapi.io's .NET clock gives seven); <code>dstInterval</code> of a zone

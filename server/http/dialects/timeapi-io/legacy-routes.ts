@@ -9,8 +9,9 @@
 //   /api/TimeZone/AvailableTimeZones          every name
 //   /api/Health/Check
 //
-// JSON is sent chunked, in one chunk: SenseCAP's firmware skips a chunk-size line after the
-// headers (see responses.ts dialect()).
+// JSON is sent chunked, in one chunk: SenseCAP's firmware skips a chunk-size line after
+// TimeZone/ip's headers (see responses.ts dialect()). Bun sends a Time/current answer,
+// about 230 bytes, with Content-Length instead (test/http/dialects/timeapi-chunked.test.ts).
 
 import type { Instant } from "../../../core/clock.ts";
 import { currentOrNextDstRun, observesDst, zoneStateAt } from "../../../time-object/zone-state.ts";
