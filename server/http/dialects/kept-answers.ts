@@ -7,28 +7,33 @@
 // known-requests.ts makes for the service's own cacheable routes.
 //
 // Google reads Accept-Language when the query names no language: such an answer is kept
-// with the header's value and recalled only for a request that sends the same.
+// with the header's first language tag (what the answer depends on, at most 30
+// characters) and recalled only for a request whose header starts with the same.
 // Only answers are kept, never refusals: a refused query is validated each time.
 //
 // Entries live in ApiData (a reload starts empty). Bounded by bytes: an answer over
 // MAX_BODY_BYTES is not kept (TimeZoneDB's whole zone list), nor a URL over
-// MAX_URL_LENGTH, and the whole is cleared when it would pass BUDGET_BYTES.
+// MAX_URL_LENGTH, and the whole is cleared when it would pass BUDGET_BYTES, each entry
+// counted with what its objects take beside its text (ENTRY_OVERHEAD, measured).
 
 import type { Holds } from "../cacheable-answer.ts";
 import type { RouteHandler, RouteRequest } from "../routes.ts";
+import { firstAcceptedLanguage } from "./lookups.ts";
 
 /** A get-time-zone answer is about 450 bytes; a by=city page of ten places about 3 KB. */
 const MAX_BODY_BYTES = 4096;
 const MAX_URL_LENGTH = 256;
-/** What the kept bodies and URLs may take in all (URLs counted at two bytes a character). */
+/** What the kept answers may take in all (text counted at two bytes a character). */
 const BUDGET_BYTES = 2 * 1024 * 1024;
+/** An entry's Blob, record and Map slot: 12,500 entries of 28-byte bodies took 7 MB of heap, about 560 bytes each. */
+const ENTRY_OVERHEAD = 560;
 
 interface KeptAnswer {
   body: Blob;
   type: string;
   /** The unix second the answer is about, or null: the query named its instant. */
   second: number | null;
-  /** The Accept-Language the answer was made for; undefined: it did not read the header. */
+  /** Accept-Language's first language the answer was made for (null: none); undefined: it did not read the header. */
   acceptLanguage: string | null | undefined;
   bytes: number;
 }
@@ -43,7 +48,7 @@ export class KeptDialectAnswers {
 
   keep(url: string, answer: Omit<KeptAnswer, "bytes">): void {
     if (url.length > MAX_URL_LENGTH || answer.body.size > MAX_BODY_BYTES) return;
-    const bytes = answer.body.size + 2 * url.length;
+    const bytes = answer.body.size + 2 * (url.length + (answer.acceptLanguage?.length ?? 0)) + ENTRY_OVERHEAD;
     const before = this.entries.get(url);
     if (before !== undefined) this.used -= before.bytes;
     if (this.used + bytes > BUDGET_BYTES) {
@@ -74,17 +79,18 @@ function recalled(request: RouteRequest): Response | null {
   const kept = request.data.dialectAnswers.recall(request.url);
   if (kept === undefined) return null;
   if (kept.second !== null && kept.second !== request.clock().seconds) return null;
-  if (kept.acceptLanguage !== undefined && kept.acceptLanguage !== request.header("accept-language")) return null;
+  if (kept.acceptLanguage !== undefined && kept.acceptLanguage !== firstAcceptedLanguage(request.header("accept-language"))) return null;
   return request.data.responses.dialect(kept.body, kept.type, 200, request.head);
 }
 
 /**
  * A dialect's answer (HTTP 200, its own headers only), kept for the request's URL while
- * `holds`; `acceptLanguage`: the header's value when the answer depends on it.
+ * `holds`; `byAcceptLanguage`: the answer depends on Accept-Language's first language.
  */
-export function keptAnswer(request: RouteRequest, body: string, type: string, holds: Holds, acceptLanguage?: string | null): Response {
+export function keptAnswer(request: RouteRequest, body: string, type: string, holds: Holds, byAcceptLanguage = false): Response {
   const blob = new Blob([body]);
   if (request.url !== null) {
+    const acceptLanguage = byAcceptLanguage ? firstAcceptedLanguage(request.header("accept-language")) : undefined;
     request.data.dialectAnswers.keep(request.url, { body: blob, type, second: holds.always ? null : holds.second, acceptLanguage });
   }
   return request.data.responses.dialect(blob, type, 200, request.head);

@@ -15,6 +15,7 @@ import { testConfig, testDataDir, testHandler } from "../../support/test-server.
 let now: Instant = { seconds: 0, micros: 0 };
 let handle: (req: Request) => Response;
 let fresh = 0;
+let fresh_ = 0;
 
 beforeAll(async () => {
   handle = await testHandler(() => now);
@@ -123,7 +124,7 @@ describe("the kept answers are bounded", () => {
       kept.keep(`http://h/${i}`, { body, type: "t", second: null, acceptLanguage: undefined });
       expect(kept.bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
     }
-    expect(kept.size).toBeGreaterThan(1000);
+    expect(kept.size).toBeGreaterThan(100);
     // The same URL kept again replaces its entry: the bytes do not grow.
     const before = kept.bytes;
     kept.keep("http://h/9999", { body, type: "t", second: null, acceptLanguage: undefined });
@@ -140,7 +141,26 @@ describe("the kept answers are bounded", () => {
       expect(res.status).toBe(200);
       if (i === 0) expect(kept.size).toBe(1);
     }
-    expect(kept.size).toBeGreaterThan(1000);
+    expect(kept.size).toBeGreaterThan(100);
     expect(kept.bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
+  });
+
+  test("Google's answers keep Accept-Language's first tag, never the header: a 15 KB header costs 5 characters", async () => {
+    const state = createAppState(await loadData(await testDataDir()), () => now, await testConfig());
+    const handler = createFetchHandler(state);
+    const reference = await testHandler(() => now);
+    now = { seconds: CHANGE, micros: 0 };
+    const long = `en-US, ${"x".repeat(15_000)}`;
+    const path = "/maps/api/timezone/json?location=40.71,-74.0&timestamp=1772953200";
+    for (const header of [long, "en-US", "en-US;q=0.9, fr", " en-US ", "fr-FR", "fr", "fr;q=1", "", "*"]) {
+      const url = `http://tags.example${path}`;
+      const body = await (handler(new Request(url, { headers: { "Accept-Language": header } }), null) as Response).text();
+      const fresh = await reference(new Request(`http://ref${fresh_++}.example${path}`, { headers: { "Accept-Language": header } })).text();
+      expect({ header: header.slice(0, 20), body }).toEqual({ header: header.slice(0, 20), body: fresh });
+    }
+    const kept = state.data.dialectAnswers.recall(`http://tags.example${path}`)!;
+    expect(kept.acceptLanguage === null || kept.acceptLanguage.length <= 30).toBe(true);
+    handler(new Request(`http://long.example${path}`, { headers: { "Accept-Language": long } }), null);
+    expect(state.data.dialectAnswers.recall(`http://long.example${path}`)!.acceptLanguage).toBe("en-US");
   });
 });

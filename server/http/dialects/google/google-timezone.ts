@@ -15,7 +15,7 @@ import type { Locale, NamesTable } from "../../../names/names-table.ts";
 import { zoneStateAt } from "../../../time-object/zone-state.ts";
 import { HttpError } from "../../http-errors.ts";
 import type { Dialect, DialectErrorContext, RouteRequest } from "../../routes.ts";
-import { degreesOf, queryMap, xmlEscape, zonesAtPoint } from "../lookups.ts";
+import { degreesOf, firstAcceptedLanguage, LANGUAGE_TAG, queryMap, xmlEscape, zonesAtPoint } from "../lookups.ts";
 import { MAX_SECONDS, MIN_SECONDS } from "../../at-param.ts";
 import { ALWAYS } from "../../cacheable-answer.ts";
 import { keptAnswer } from "../kept-answers.ts";
@@ -24,7 +24,6 @@ export type Output = "json" | "xml";
 
 const TYPES: Record<Output, string> = { json: "application/json; charset=UTF-8", xml: "application/xml; charset=UTF-8" };
 const NUMBER = /^[+-]?(?:\d{1,20}(?:\.\d{0,20})?|\.\d{1,20})(?:[eE][+-]?\d{1,3})?$/;
-const LANGUAGE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,3}$/;
 
 export const invalidRequest = (message: string) => new HttpError("INVALID_REQUEST", 200, message);
 
@@ -55,12 +54,6 @@ function statusAnswer(data: RouteRequest["data"], head: boolean, output: Output,
   return send(data, head, output, json, xml, extra);
 }
 
-/** The first language of an Accept-Language header (`fr-CH, fr;q=0.9` -> `fr-CH`). */
-function acceptLanguage(header: string | null): string | null {
-  if (header === null) return null;
-  const first = header.split(",")[0]!.split(";")[0]!.trim();
-  return LANGUAGE.test(first) ? first : null;
-}
 
 /** Google's codes that are not CLDR's (Hebrew is still `iw` there). */
 const GOOGLE_LANGUAGES: Record<string, string> = { iw: "he" };
@@ -82,7 +75,7 @@ function cldrLocale(names: NamesTable, tag: string): Locale | null {
 function localeOf(names: NamesTable, language: string | null, acceptLanguageHeader: () => string | null): { locale: Locale; byHeader: boolean } {
   const named = language === null ? null : cldrLocale(names, language);
   if (named !== null) return { locale: named, byHeader: false };
-  const tag = acceptLanguage(acceptLanguageHeader());
+  const tag = firstAcceptedLanguage(acceptLanguageHeader());
   const locale = (tag === null ? null : cldrLocale(names, tag)) ?? cldrLocale(names, "en");
   if (locale === null) throw new Error("CLDR has no English names"); // names.bin always holds "en" (load-data.ts checks the table)
   return { locale, byHeader: true };
@@ -109,7 +102,7 @@ export const timezone = (output: Output) => (request: RouteRequest): Response =>
   // Years 0001-9999 (the Go SDK's test sends -62135596800, 0001-01-01); no local time is printed.
   if (!(seconds >= MIN_SECONDS && seconds <= MAX_SECONDS)) throw invalidRequest("Invalid request. Invalid 'timestamp' parameter.");
   const languageParam = query.get("language");
-  const { locale, byHeader } = localeOf(data.names, languageParam && LANGUAGE.test(languageParam) ? languageParam : null, () => request.header("accept-language"));
+  const { locale, byHeader } = localeOf(data.names, languageParam && LANGUAGE_TAG.test(languageParam) ? languageParam : null, () => request.header("accept-language"));
   const zone = zonesAtPoint(data, lat, lng)[0]!;
   const canonical = data.zones.zoneName(zone.zone);
   // The boundary data's open sea (Etc/GMT-3): Google has no zone there.
@@ -121,8 +114,8 @@ export const timezone = (output: Output) => (request: RouteRequest): Response =>
   const body = output === "json"
     ? renderJson([["dstOffset", state.dstOffset], ["rawOffset", state.stdoff], ["status", "OK"], ["timeZoneId", id], ["timeZoneName", name]])
     : renderXml([["status", "OK"], ["raw_offset", state.stdoff], ["dst_offset", state.dstOffset], ["time_zone_id", id], ["time_zone_name", name]]);
-  // The query names the instant: the same URL (and, when it was read, Accept-Language) is the same answer.
-  return keptAnswer(request, body, TYPES[output], ALWAYS, byHeader ? request.header("accept-language") : undefined);
+  // The query names the instant: the same URL (and, when it was read, Accept-Language's first tag) is the same answer.
+  return keptAnswer(request, body, TYPES[output], ALWAYS, byHeader);
 };
 
 const dialectFor = (output: Output): Dialect => ({
