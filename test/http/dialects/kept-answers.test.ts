@@ -10,6 +10,7 @@ import type { Instant } from "../../../server/core/clock.ts";
 import { KeptDialectAnswers } from "../../../server/http/dialects/kept-answers.ts";
 import { createAppState, createFetchHandler } from "../../../server/http/handler.ts";
 import { loadData } from "../../../server/process/load-data.ts";
+import { answerShape } from "../../support/answer-shape.ts";
 import { testConfig, testDataDir, testHandler } from "../../support/test-server.ts";
 
 let now: Instant = { seconds: 0, micros: 0 };
@@ -38,20 +39,8 @@ const PATHS = [
 const CHANGE = Date.UTC(2026, 2, 8, 7) / 1000;
 const INSTANTS = [CHANGE - 2, CHANGE - 1, CHANGE, CHANGE + 1];
 
-function answer(host: string, path: string, init: RequestInit = {}) {
-  const res = handle(new Request(`http://${host}${path}`, init));
-  return {
-    status: res.status,
-    type: res.headers.get("content-type"),
-    cacheControl: res.headers.get("cache-control"),
-    length: res.headers.get("content-length"),
-    body: res.body === null ? Promise.resolve("") : Bun.readableStreamToText(res.body),
-  };
-}
-
-async function settled(a: ReturnType<typeof answer>) {
-  return { ...a, body: await a.body };
-}
+/** The answer to `path` from `host` (a host never seen names a URL never seen). */
+const answer = (host: string, path: string, init: RequestInit = {}) => answerShape(handle(new Request(`http://${host}${path}`, init)));
 
 describe("a kept dialect answer is what the route answers", () => {
   test("at each instant around a clock change, for GET and HEAD", async () => {
@@ -60,12 +49,12 @@ describe("a kept dialect answer is what the route answers", () => {
         now = { seconds, micros };
         for (const path of PATHS) {
           for (let repeat = 0; repeat < 3; repeat++) {
-            const seen = await settled(answer("kept.example", path));
-            const reference = await settled(answer(`ref${fresh++}.example`, path));
+            const seen = await answer("kept.example", path);
+            const reference = await answer(`ref${fresh++}.example`, path);
             expect({ path, seconds, ...seen }).toEqual({ path, seconds, ...reference });
             expect(seen.status).toBe(200);
             expect(seen.body).not.toContain("FAILED");
-            const head = await settled(answer("kept.example", path, { method: "HEAD" }));
+            const head = await answer("kept.example", path, { method: "HEAD" });
             expect({ ...head, body: "" }).toEqual({ ...reference, body: "" });
           }
         }
@@ -76,9 +65,9 @@ describe("a kept dialect answer is what the route answers", () => {
   test("an answer about now moves with the second", async () => {
     const path = "/v2.1/get-time-zone?by=zone&zone=America/New_York&format=json";
     now = { seconds: CHANGE - 1, micros: 0 };
-    const before = JSON.parse(await answer("moving.example", path).body);
+    const before = JSON.parse((await answer("moving.example", path)).body);
     now = { seconds: CHANGE, micros: 0 };
-    const after = JSON.parse(await answer("moving.example", path).body);
+    const after = JSON.parse((await answer("moving.example", path)).body);
     expect([before.abbreviation, after.abbreviation]).toEqual(["EST", "EDT"]);
     expect(after.timestamp - before.timestamp).toBe(1 + 3600);
   });
@@ -87,7 +76,7 @@ describe("a kept dialect answer is what the route answers", () => {
     now = { seconds: CHANGE, micros: 0 };
     const path = "/maps/api/timezone/json?location=48.85,2.35&timestamp=1772953200";
     const named = async (acceptLanguage: string | null) =>
-      JSON.parse(await answer("lang.example", path, acceptLanguage === null ? {} : { headers: { "Accept-Language": acceptLanguage } }).body).timeZoneName;
+      JSON.parse((await answer("lang.example", path, acceptLanguage === null ? {} : { headers: { "Accept-Language": acceptLanguage } })).body).timeZoneName;
     const english = await named(null);
     const french = await named("fr-FR,fr;q=0.9");
     expect(english).toBe("Central European Standard Time");
@@ -97,7 +86,7 @@ describe("a kept dialect answer is what the route answers", () => {
     // A language the query names wins over the header, kept or not.
     const withLanguage = `${path}&language=de`;
     for (const header of ["fr", "en", "ja"]) {
-      const name = JSON.parse(await answer("lang.example", withLanguage, { headers: { "Accept-Language": header } }).body).timeZoneName;
+      const name = JSON.parse((await answer("lang.example", withLanguage, { headers: { "Accept-Language": header } })).body).timeZoneName;
       expect(name).toBe("Mitteleuropäische Normalzeit");
     }
   });
@@ -106,7 +95,7 @@ describe("a kept dialect answer is what the route answers", () => {
     now = { seconds: CHANGE, micros: 0 };
     for (const path of ["/v2.1/get-time-zone?by=zone&zone=Nowhere/City&format=json", "/maps/api/timezone/json?location=99,0&timestamp=1"]) {
       for (let repeat = 0; repeat < 3; repeat++) {
-        const body = await answer("refused.example", path).body;
+        const body = (await answer("refused.example", path)).body;
         expect(body).toMatch(/FAILED|INVALID_REQUEST/);
       }
     }
