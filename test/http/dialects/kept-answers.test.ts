@@ -10,13 +10,12 @@ import type { Instant } from "../../../server/core/clock.ts";
 import { KeptDialectAnswers } from "../../../server/http/dialects/kept-answers.ts";
 import { createAppState, createFetchHandler } from "../../../server/http/handler.ts";
 import { loadData } from "../../../server/process/load-data.ts";
-import { answerShape } from "../../support/answer-shape.ts";
+import { answerShape, eachRepeatAgainstFresh } from "../../support/answer-shape.ts";
 import { testConfig, testDataDir, testHandler } from "../../support/test-server.ts";
 
 let now: Instant = { seconds: 0, micros: 0 };
 let handle: (req: Request) => Response;
 let fresh = 0;
-let fresh_ = 0;
 
 beforeAll(async () => {
   handle = await testHandler(() => now);
@@ -44,22 +43,14 @@ const answer = (host: string, path: string, init: RequestInit = {}) => answerSha
 
 describe("a kept dialect answer is what the route answers", () => {
   test("at each instant around a clock change, for GET and HEAD", async () => {
-    for (const seconds of INSTANTS) {
-      for (const micros of [0, 999_999]) {
-        now = { seconds, micros };
-        for (const path of PATHS) {
-          for (let repeat = 0; repeat < 3; repeat++) {
-            const seen = await answer("kept.example", path);
-            const reference = await answer(`ref${fresh++}.example`, path);
-            expect({ path, seconds, ...seen }).toEqual({ path, seconds, ...reference });
-            expect(seen.status).toBe(200);
-            expect(seen.body).not.toContain("FAILED");
-            const head = await answer("kept.example", path, { method: "HEAD" });
-            expect({ ...head, body: "" }).toEqual({ ...reference, body: "" });
-          }
-        }
-      }
-    }
+    await eachRepeatAgainstFresh({
+      instants: INSTANTS, paths: PATHS, setNow: (instant) => (now = instant), answer, host: "kept.example",
+      more: async (path, seen, reference) => {
+        expect(seen.body).not.toContain("FAILED");
+        const head = await answer("kept.example", path, { method: "HEAD" });
+        expect({ ...head, body: "" }).toEqual({ ...reference, body: "" });
+      },
+    });
   });
 
   test("an answer about now moves with the second", async () => {
@@ -144,8 +135,8 @@ describe("the kept answers are bounded", () => {
     for (const header of [long, "en-US", "en-US;q=0.9, fr", " en-US ", "fr-FR", "fr", "fr;q=1", "", "*"]) {
       const url = `http://tags.example${path}`;
       const body = await (handler(new Request(url, { headers: { "Accept-Language": header } }), null) as Response).text();
-      const fresh = await reference(new Request(`http://ref${fresh_++}.example${path}`, { headers: { "Accept-Language": header } })).text();
-      expect({ header: header.slice(0, 20), body }).toEqual({ header: header.slice(0, 20), body: fresh });
+      const made = await reference(new Request(`http://ref${fresh++}.example${path}`, { headers: { "Accept-Language": header } })).text();
+      expect({ header: header.slice(0, 20), body }).toEqual({ header: header.slice(0, 20), body: made });
     }
     const kept = state.data.dialectAnswers.recall(`http://tags.example${path}`)!;
     expect((kept.acceptLanguage ?? "").length).toBeLessThanOrEqual(30);
