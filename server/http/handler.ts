@@ -12,6 +12,7 @@ import { DUPLICATE_HOST, HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http
 import { ALLOWED_METHODS, ALLOWED_WITH_POST } from "./responses.ts";
 import { ZonetimeError } from "../core/errors.ts";
 import type { RateDecision } from "./rate-limiter.ts";
+import { CLIENT_CLOSED_STATUS, endsConnection, readBody } from "./request-body.ts";
 import type { RequestTarget } from "./request-target.ts";
 import { RouteMemo } from "./route-memo.ts";
 import type { RawPath } from "./raw-path-guard.ts";
@@ -154,9 +155,6 @@ class PipelineRequest implements RouteRequest {
 /** A client address not resolved yet. */
 const UNRESOLVED = Symbol("unresolved client");
 
-/** A POST body larger than this is refused (timeapi.io's bodies are a few short strings). */
-const MAX_POST_BODY = 16 * 1024;
-
 /** `client`: the client's address, or UNRESOLVED: not known yet (PipelineRequest resolves it when read). */
 function respond(req: Request, server: Server<unknown> | null, url: string, target: RequestTarget, match: RouteMatch, client: string | null | typeof UNRESOLVED, state: AppState, spent: { cost: number }, reused: PipelineRequest): Response | Promise<Response> {
   const method = req.method;
@@ -183,16 +181,12 @@ function respond(req: Request, server: Server<unknown> | null, url: string, targ
           clock: state.clock,
           cost: 1,
         };
-        const declared = Number(req.headers.get("content-length") ?? 0);
-        if (!(declared <= MAX_POST_BODY)) return errorAnswer(state, req, target, match, head, new HttpError("body_too_large", 413, "request body too large"));
         const contentType = req.headers.get("content-type");
-        return req.text().then((body) => {
-          if (body.length > MAX_POST_BODY) throw new HttpError("body_too_large", 413, "request body too large");
-          return route.post!(request, body, contentType);
-        }).catch((error) => {
-          if (error instanceof HttpError) return errorAnswer(state, req, target, match, head, error);
-          if (error instanceof TypeError) return errorAnswer(state, req, target, match, head, new HttpError("bad_body", 400, "unreadable request body"));
-          throw error;
+        return readBody(req).then((body) => route.post!(request, body, contentType)).catch((error) => {
+          if (!(error instanceof HttpError)) throw error;
+          // Not the service's fault, but an operator wants to see it: one line, on stdout with the events.
+          if (error.status === CLIENT_CLOSED_STATUS || endsConnection(error)) logEvent("request_body_refused", { code: error.code, status: error.status, path: target.path.slice(0, 256) });
+          return errorAnswer(state, req, target, match, head, error, endsConnection(error) ? { Connection: "close" } : undefined);
         });
       }
       reused.profile = match.profile;
