@@ -4,7 +4,9 @@
 // with a JSON 500, never a stack trace (and every 500 is a bug).
 
 import type { Server } from "bun";
+import type { Instant } from "../core/clock.ts";
 import { logError, logEvent } from "../core/log.ts";
+import { httpDate } from "./http-date.ts";
 import { acceptsHtml } from "./accepts-html.ts";
 import type { AppState } from "./app-state.ts";
 import { clientOf, type ProxyTrust } from "./client-address.ts";
@@ -34,12 +36,17 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
   const trust: ProxyTrust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
   // What the answer cost (routes.ts, RouteRequest.cost): one holder, the handler being synchronous.
   const spent = { cost: 1 };
+  // The Date header names the second of this request's own clock reading (the one its body
+  // was made from), else of a reading taken as it leaves: Bun's own Date is refreshed by a
+  // timer and lagged the body by up to 1.58 s under load (issue 30).
+  const dated: DatedClock = { reading: null, read: () => (dated.reading = state.clock()) };
   // One RouteRequest, refilled per request (the handler is synchronous): no object or closure per request.
-  const request = new PipelineRequest(state, trust);
+  const request = new PipelineRequest(state, trust, dated.read);
   // The target and route of each URL seen, remembered (route-memo.ts).
   const memo = new RouteMemo();
   return (req, server, raw) => {
     const started = performance.now();
+    dated.reading = null;
     const url = req.url;
     const routed = memo.route(url);
     const target = routed.target;
@@ -53,7 +60,7 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
     const host = req.headers.get("host");
     if (host !== null && host.indexOf(",") >= 0) {
       const refused = state.data.responses.error(DUPLICATE_HOST(), "json", req.method === "HEAD", { Connection: "close" });
-      return finish(state, counted, req.method, target.path, REFUSED_PATH, client, started, null, refused);
+      return finish(state, dated, counted, req.method, target.path, REFUSED_PATH, client, started, null, refused);
     }
     const match = raw === undefined ? routed.match : checkedMatch(routed.match, raw);
     let response: Response | Promise<Response>;
@@ -70,10 +77,16 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
     if (response instanceof Promise) {
       return response
         .then((r) => r, (error) => failedRequest(state, req.method, target.path, error))
-        .then((r) => finish(state, counted, req.method, target.path, match, client, started, decision, r));
+        .then((r) => finish(state, dated, counted, req.method, target.path, match, client, started, decision, r));
     }
-    return finish(state, counted, req.method, target.path, match, client, started, decision, response);
+    return finish(state, dated, counted, req.method, target.path, match, client, started, decision, response);
   };
+}
+
+/** The service's clock, remembering its last reading (the handler is synchronous: a GET's own). */
+interface DatedClock {
+  reading: Instant | null;
+  read: () => Instant;
 }
 
 /** An exception no route answered: logged, and a JSON 500 (a bug, never the client's stack trace). */
@@ -93,7 +106,9 @@ function checkedMatch(match: RouteMatch, raw: RawPath): RouteMatch {
 }
 
 /** What every answer gets on its way out: rate limit headers, `Connection: close` when draining, metrics, the access log. */
-function finish(state: AppState, counted: boolean, method: string, path: string, match: RouteMatch, client: string | null, started: number, decision: RateDecision | null, response: Response): Response {
+function finish(state: AppState, dated: DatedClock, counted: boolean, method: string, path: string, match: RouteMatch, client: string | null, started: number, decision: RateDecision | null, response: Response): Response {
+  const reading = dated.reading ?? state.clock();
+  response.headers.set("Date", httpDate(reading.seconds * 1000));
   if (decision?.limited) {
     // On every answer of a limited route, not only on 429 (draft-ietf-httpapi-ratelimit-headers).
     response.headers.set("RateLimit-Policy", state.config.rateLimit!.policy);
@@ -132,9 +147,10 @@ class PipelineRequest implements RouteRequest {
   client: string | null | typeof UNRESOLVED = UNRESOLVED;
   readonly trust: ProxyTrust;
 
-  constructor(state: AppState, trust: ProxyTrust) {
+  /** `clock`: the service's clock, remembering the reading for the Date header. */
+  constructor(state: AppState, trust: ProxyTrust, clock: RouteRequest["clock"]) {
     this.data = state.data;
-    this.clock = state.clock;
+    this.clock = clock;
     this.trust = trust;
   }
 
@@ -178,7 +194,7 @@ function respond(req: Request, server: Server<unknown> | null, url: string, targ
           ifNoneMatch: () => req.headers.get("if-none-match"),
           header: (name) => req.headers.get(name),
           data: state.data,
-          clock: state.clock,
+          clock: reused.clock,
           cost: 1,
         };
         const contentType = req.headers.get("content-type");
@@ -199,7 +215,6 @@ function respond(req: Request, server: Server<unknown> | null, url: string, targ
       reused.req = req;
       reused.server = server;
       reused.data = state.data; // a reload replaces the data
-      reused.clock = state.clock;
       reused.cost = 1;
       try {
         const response = route.handle(reused, state);

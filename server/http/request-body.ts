@@ -46,7 +46,7 @@ export async function readBody(req: Request, limit = MAX_BODY_BYTES, deadlineMs 
   });
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
         chunk = await Promise.race([reader.read(), deadline]);
       } catch (error) {

@@ -5,12 +5,12 @@
 //
 // HEAD: a response is made with the body GET would send. Bun sends no body to HEAD but
 // the headers that body implies (its Content-Length), so HEAD and GET carry the same
-// headers; the Date that Bun leaves off HEAD answers is added here.
+// headers. Every answer's Date is set by the handler (handler.ts, finish) from the clock
+// reading its body was made from.
 
 import { ZonetimeError } from "../core/errors.ts";
 import type { Format } from "../time-object/time-object.ts";
 import type { CachedAnswer } from "./answer-cache.ts";
-import { httpDate } from "./http-date.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const TEXT_TYPE = "text/plain; charset=utf-8";
@@ -61,13 +61,13 @@ export class Responses {
 
   /** A time object: never cached, it is stale a microsecond later. */
   timeObject(body: Uint8Array, format: Format, head: boolean): Response {
-    return answer(body, { headers: this.live[format] }, head);
+    return answer(body, { headers: this.live[format] });
   }
 
   /** A time object for a place the data gives more than one zone: the first answers, the
    *  others are named in a header (the time object keeps its fixed keys). Rare: disputed areas. */
   timeObjectWithOthers(body: Uint8Array, format: Format, head: boolean, others: readonly string[]): Response {
-    const response = answer(body, { headers: this.live[format] }, head);
+    const response = answer(body, { headers: this.live[format] });
     response.headers.set(OTHER_TIMEZONES_HEADER, others.join(", ")); // on the Response's own copy (see sync)
     return response;
   }
@@ -85,7 +85,7 @@ export class Responses {
   sync(body: string, serverTiming: string, head: boolean): Response {
     // A Response copies the Headers it is given: the one header of its own goes on that
     // copy, not on a second one made first (in process, 530 -> 350 ns a Response).
-    const response = answer(body, { headers: this.syncHeaders }, head);
+    const response = answer(body, { headers: this.syncHeaders });
     response.headers.set("Server-Timing", serverTiming);
     return response;
   }
@@ -113,7 +113,7 @@ export class Responses {
       entry.headers = new Headers({ ...this.cacheHeaders(format, maxAge, type), ETag: entry.etag });
       entry.maxAge = maxAge;
     }
-    return answer(entry.body, { headers: entry.headers }, head);
+    return answer(entry.body, { headers: entry.headers });
   }
 
   /** 304: the client's copy (If-None-Match) is the current one. */
@@ -129,7 +129,7 @@ export class Responses {
   /** The one error shape: {"error": message}, or the message as text for `.txt`. */
   error(error: ZonetimeError, format: Format, head: boolean, extra?: Record<string, string>): Response {
     const body = format === "json" ? JSON.stringify({ error: error.message }) : `${error.message}\n`;
-    return answer(body, { status: error.status, headers: extra ? { ...this.errors[format], ...extra } : this.errors[format] }, head);
+    return answer(body, { status: error.status, headers: extra ? { ...this.errors[format], ...extra } : this.errors[format] });
   }
 
   methodNotAllowed(format: Format, error: ZonetimeError): Response {
@@ -166,7 +166,7 @@ export class Responses {
       this.constants.set(name, made);
     }
     if (ifNoneMatch !== null && etagMatches(ifNoneMatch, made.etag)) return new Response(null, { status: 304, headers: made.headers });
-    return answer(made.body, { headers: made.headers }, head);
+    return answer(made.body, { headers: made.headers });
   }
 
   /**
@@ -188,7 +188,7 @@ export class Responses {
       const stream = new ReadableStream({ type: "direct", pull(controller) { controller.write(bytes); controller.end(); } });
       return new Response(stream, { status, headers });
     }
-    return answer(body, { status, headers }, head);
+    return answer(body, { status, headers });
   }
 
   /** A dialect's headers but its extra ones, made once per content type and cache policy (a bounded few: max-age follows the clock for some). */
@@ -211,12 +211,12 @@ export class Responses {
     return answer(JSON.stringify(body), {
       status,
       headers: { ...this.base, "Content-Type": JSON_TYPE, "Cache-Control": cacheControl },
-    }, head);
+    });
   }
 
   /** /metrics: Prometheus text, never cached. */
   metrics(body: string, head: boolean): Response {
-    return answer(body, { headers: { ...this.base, "Content-Type": PROMETHEUS_TYPE, "Cache-Control": "no-store" } }, head);
+    return answer(body, { headers: { ...this.base, "Content-Type": PROMETHEUS_TYPE, "Cache-Control": "no-store" } });
   }
 
   /**
@@ -235,15 +235,13 @@ export class Responses {
       else kept.missing = headers;
     }
     if (status === 200 && ifNoneMatch !== null && etagMatches(ifNoneMatch, kept.etag!)) return new Response(null, { status: 304, headers });
-    return answer(body, { status, headers }, head);
+    return answer(body, { status, headers });
   }
 }
 
 /** A response with its body, for HEAD too (see the top of this file). Every answer with a body is made here. */
-export function answer(body: Bun.BodyInit, init: ResponseInit, head: boolean): Response {
-  const response = new Response(body, init);
-  if (head) response.headers.set("Date", httpDate());
-  return response;
+export function answer(body: Bun.BodyInit, init: ResponseInit): Response {
+  return new Response(body, init);
 }
 
 /** A strong ETag naming these exact bytes. */
