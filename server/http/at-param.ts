@@ -4,6 +4,8 @@
 // are cut). Every instant from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z, so that
 // every answer formats as RFC 3339; the zone's local time must be in those years too
 // (checkLocalYears), which cuts a few hours at each end for zones away from UTC.
+// A leap second (`2016-12-31T23:59:60Z`, valid RFC 3339) is read as Temporal reads it:
+// clamped to :59 of the same minute (unix time has no 61st second to name).
 
 import { daysFromCivil, daysInMonth, SECONDS_PER_DAY } from "../core/calendar.ts";
 import type { Instant } from "../core/clock.ts";
@@ -50,7 +52,8 @@ export function parseAt(text: string): Instant {
   }
   const m = RFC3339.exec(text);
   if (!m) throw invalidAt();
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, written] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  const second = written === 60 ? 59 : written;
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
     throw invalidAt();
   }

@@ -32,7 +32,9 @@ export function parseLocalDateTime(text: string): LocalDateTime | null {
   const m = LOCAL.exec(text);
   if (!m) return null;
   const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
-  const second = Number(m[6] ?? 0);
+  // :60 (a leap second) is :59, as Temporal reads it (at-param.ts).
+  const written = Number(m[6] ?? 0);
+  const second = written === 60 ? 59 : written;
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) {
     throw invalidTime();
   }

@@ -55,8 +55,12 @@ export function transitions(request: RouteRequest): Response {
   const to = instantParam(request, "to");
   const first: Instant = from ?? { seconds: request.clock().seconds, micros: 0 };
   const start = ceilSeconds(first);
-  const end = to !== undefined ? ceilSeconds(to) : Math.min(start + DEFAULT_WINDOW, MAX_SECONDS);
-  if (to !== undefined ? !isAfter(to, first) : end <= start) throw badRequest("bad_window", "invalid to: must be after from");
+  // The window echoed is whole seconds within years 0001-9999: a fraction in the last second
+  // of 9999 has no whole second after it to start from, and a `to` there ends at that second.
+  if (start > MAX_SECONDS) throw badRequest("bad_from", "from out of range: the window starts at the next whole second, which is past 9999-12-31T23:59:59Z");
+  if (to !== undefined && !isAfter(to, first)) throw badRequest("bad_window", `invalid to: must be after ${from === undefined ? "now" : "from"}`);
+  const end = to !== undefined ? Math.min(ceilSeconds(to), MAX_SECONDS) : Math.min(start + DEFAULT_WINDOW, MAX_SECONDS);
+  if (end <= start) throw badRequest("bad_from", "from out of range: it leaves no whole second before 9999-12-31T23:59:59Z for the window");
   // The answer is a function of these alone (the whole-second window the microseconds select).
   const key = `transitions|${request.profile}|${request.format}|${name.name}|${start}|${end}`;
   // A window from now is the same URL's answer for this second only.

@@ -106,3 +106,48 @@ describe("DST periods cut by the end of year 9999", () => {
     expect(text).toContain("dst_from: 9999-10-02T16:00:00Z\ndst_until: \n");
   });
 });
+
+// Issue 30's low items: a leap second read as Temporal reads it, windows that never echo an
+// instant outside 0001-9999, and errors that name the parameter the client sent.
+describe("leap seconds, window ends, and which parameter an error names", () => {
+  test.each([
+    ["/timezone/UTC?at=2016-12-31T23:59:60Z", 1483228799, 0],
+    ["/timezone/UTC?at=2016-12-31T23:59:60.5Z", 1483228799, 500000],
+    ["/timezone/Asia/Tokyo?at=2017-01-01T08:59:60%2B09:00", 1483228799, 0],
+  ])("%s is accepted, clamped to :59 as Temporal does", async (path, unixtime, micros) => {
+    const { status, body } = await ask(path);
+    expect(status).toBe(200);
+    expect(body.unixtime).toBe(unixtime);
+    expect(String(body.utc_datetime)).toEndWith(`:59.${String(micros).padStart(6, "0")}Z`);
+  });
+  test("/convert reads a local :60 the same way", async () => {
+    const { status, body } = await ask("/convert?time=2016-12-31T23:59:60&from=UTC&to=UTC");
+    expect(status).toBe(200);
+    expect((body.from as { unixtime: number }).unixtime).toBe(1483228799);
+  });
+  test(":61 is still refused", async () => {
+    expect((await ask("/timezone/UTC?at=2016-12-31T23:59:61Z")).status).toBe(400);
+  });
+  test("a from in the last second of 9999 with no to names from, not the to the client never sent", async () => {
+    const { status, body } = await ask("/timezone/UTC/transitions?from=253402300799.1");
+    expect(status).toBe(400);
+    expect(String(body.error)).toStartWith("from out of range");
+  });
+  test("a from whose next whole second is in 10000 is refused, never echoed as 10000-01-01", async () => {
+    const { status, body } = await ask("/timezone/UTC/transitions?from=9999-12-31T23:59:59.5Z");
+    expect(status).toBe(400);
+    expect(JSON.stringify(body)).not.toContain("10000");
+    expect(String(body.error)).toStartWith("from out of range");
+  });
+  test("a to in the last second of 9999 echoes 9999-12-31T23:59:59Z at most", async () => {
+    const { status, body } = await ask("/timezone/Europe/London/transitions?from=9999-01-01T00:00:00Z&to=9999-12-31T23:59:59.5Z");
+    expect(status).toBe(200);
+    expect(body.to).toBe("9999-12-31T23:59:59Z");
+    expect((body.transitions as unknown[]).length).toBe(2);
+  });
+  test("a to before now, with no from, says now", async () => {
+    const { status, body } = await ask("/timezone/UTC/transitions?to=2000-01-01T00:00:00Z");
+    expect(status).toBe(400);
+    expect(body.error).toBe("invalid to: must be after now");
+  });
+});

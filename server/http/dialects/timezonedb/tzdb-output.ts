@@ -8,6 +8,7 @@
 import { HttpError } from "../../http-errors.ts";
 import type { Dialect, DialectErrorContext, RouteRequest } from "../../routes.ts";
 import type { ApiData } from "../../api-data.ts";
+import { costOfBody } from "../../answer-cost.ts";
 import type { Holds } from "../../cacheable-answer.ts";
 import { keptAnswer } from "../kept-answers.ts";
 import { queryMap, xmlEscape } from "../lookups.ts";
@@ -79,6 +80,9 @@ function renderFailure(data: ApiData, head: boolean, options: OutputOptions, mes
 /** An answer, kept for the request's URL while `holds` (kept-answers.ts). */
 export function render(request: RouteRequest, holds: Holds, options: OutputOptions, row: Row, list?: Row[]): Response {
   const { body, type } = rendered(options, row, list);
+  // Priced by size as the native lists are: list-time-zone's 48-73 KB cost 25-28 time
+  // objects to build and charged 1 token (issue 30); by size, 4-5.
+  request.cost = costOfBody(body.length);
   return keptAnswer(request, body, type, holds);
 }
 
