@@ -1,4 +1,4 @@
-// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, places, memory per worker, HTTP, the fetch handler's CPU per request in process, the world clock, costly answers (304 vs 200, one client's CPU share), the site's map under a throttled phone profile. Builds
+// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, places, memory per worker, HTTP, the fetch handler's CPU per request in process, the world clock, costly answers (304 vs 200, one client's CPU share), every route's price against its cost, London under hostile clients, the site's map under a throttled phone profile. Builds
 // generated/ first when it is missing. Timings are reported as ratios to baselines
 // measured in the same run, never asserted.
 
@@ -6,7 +6,9 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { build } from "../build.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_TZDB_DIR } from "../paths.ts";
+import { benchAnswerPrices } from "./answer-prices.ts";
 import { benchCostlyAnswers } from "./costly-answers.ts";
+import { benchHostileLoad } from "./hostile-load.ts";
 import { benchHandlerCpu } from "./handler-cpu.ts";
 import { benchMapLoad } from "./map-load.ts";
 import { benchHttp } from "./http.ts";
@@ -46,5 +48,9 @@ console.log();
 await benchWorldClock(dataDir);
 console.log();
 await benchCostlyAnswers(dataDir);
+console.log();
+await benchAnswerPrices(dataDir);
+console.log();
+await benchHostileLoad(dataDir);
 console.log();
 await benchMapLoad(dataDir);

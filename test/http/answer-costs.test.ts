@@ -118,6 +118,14 @@ describe("what an answer costs", () => {
     // From the cache it costs the same as built.
     expect(remaining(await get(FULL_RANGE, client))).toBe(120 - 2 * costOfBody(bytes) - 2);
   });
+  test("TimeZoneDB's zone list costs its size, as the native lists do (48-73 KB built each time cost 1 token; issue 30)", async () => {
+    for (const [format, client] of [["json", "203.0.113.62"], ["xml", "203.0.113.63"]] as const) {
+      const r = await get(`/v2.1/list-time-zone?key=K&format=${format}`, { "X-Forwarded-For": client });
+      const bytes = (await r.arrayBuffer()).byteLength;
+      expect(bytes).toBeGreaterThan(3 * BYTES_PER_TOKEN);
+      expect({ format, charged: 120 - remaining(r) }).toEqual({ format, charged: costOfBody(bytes) });
+    }
+  });
   test("one client repeating the costliest query is refused after its budget: 6 answers, not 120", async () => {
     const statuses: number[] = [];
     let bytes = 0;
