@@ -8,8 +8,8 @@
 // fresh bytes with the service's six response headers. Its ratio to the plain baseline is
 // the ceiling a time-object route could reach on this Bun; the rest of the gap is our code.
 
-import { rawPathRouting } from "../../server/http/raw-path-guard.ts";
-import { Responses } from "../../server/http/responses.ts";
+import { rawPathRouting } from "../../server/http/bun/raw-path-guard.ts";
+import { Responses } from "../../server/http/pipeline/responses.ts";
 
 const size = Number(process.env.BODY_BYTES ?? 350);
 const body = `{"x":"${"a".repeat(Math.max(0, size - 8))}"}`;

@@ -4,7 +4,8 @@
 // only what our code costs (cache contention aside). Median of BENCH_ROUNDS rounds.
 
 import { join } from "node:path";
-import { createAppState, createFetchHandler } from "../../server/http/handler.ts";
+import { createFetchHandler } from "../../server/http/pipeline/handler.ts";
+import { createAppState } from "../../server/http/pipeline/app-state.ts";
 import { realtimeClock } from "../../server/core/clock.ts";
 import { readConfig } from "../../server/process/config.ts";
 import { loadData } from "../../server/process/load-data.ts";

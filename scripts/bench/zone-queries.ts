@@ -11,9 +11,9 @@ import { DEFAULT_DATA_DIR } from "../paths.ts";
 import { ZoneTable } from "../../server/tz/zone-table.ts";
 import { clockChanges, nextClockChange, wallClockChange } from "../../server/tz/zone-transitions.ts";
 import { instantOfLocal, type Disambiguation } from "../../server/tz/local-time.ts";
-import { transitionsAnswer } from "../../server/http/transitions-answer.ts";
-import { zoneInfoJson } from "../../server/http/zone-info-answer.ts";
-import { convertBody, convertInstant } from "../../server/http/convert-answer.ts";
+import { transitionsAnswer } from "../../server/http/routes/transitions-answer.ts";
+import { zoneInfoJson } from "../../server/http/routes/zone-info-answer.ts";
+import { convertBody, convertInstant } from "../../server/http/routes/convert-answer.ts";
 import { formatDateTime } from "../../server/core/time-format.ts";
 import { nsPerOp } from "./timing.ts";
 

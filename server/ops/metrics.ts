@@ -8,7 +8,7 @@
 // Only zonetime_data_info and zonetime_uptime_seconds describe the answering worker
 // (label `worker`).
 //
-// The route labels are the HTTP route table's (server/http/routes.ts), given to the
+// The route labels are the HTTP route table's (server/http/routing/route-table.ts), given to the
 // constructor; a request is counted under its label's index.
 
 import { droppedLogLines } from "../core/log.ts";
@@ -30,6 +30,23 @@ export interface MetricsSnapshot {
   logLinesDropped: number;
   /** Times a worker's serving clock diverged from the system clock (ops/clock-check.ts). */
   clockDivergences: number;
+  /** Each memo store's counts, by name (http/caching/memo.ts); absent in a snapshot from before they were counted. */
+  memos?: Record<string, MemoCounts>;
+}
+
+/** What a memo store reports: hits, misses and evictions since start, entries and bytes now. */
+export interface MemoCounts {
+  hits: number;
+  misses: number;
+  evictions: number;
+  entries: number;
+  bytes: number;
+}
+
+/** A memo store as metrics sees it (http/caching/memo.ts's Memo is one). */
+export interface MemoReport {
+  readonly name: string;
+  stats(): MemoCounts;
 }
 
 /** Zero counts for `routes` routes (0: the identity of sumSnapshots, which sizes by its inputs). */
@@ -43,6 +60,7 @@ export function emptySnapshot(routes: number): MetricsSnapshot {
     reloads: { ok: 0, failed: 0 },
     logLinesDropped: 0,
     clockDivergences: 0,
+    memos: {},
   };
 }
 
@@ -65,6 +83,14 @@ export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnap
     total.reloads.failed += s.reloads.failed;
     total.logLinesDropped += s.logLinesDropped;
     total.clockDivergences += s.clockDivergences;
+    for (const [name, m] of Object.entries(s.memos ?? {})) {
+      const into = (total.memos![name] ??= { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 });
+      into.hits += m.hits;
+      into.misses += m.misses;
+      into.evictions += m.evictions;
+      into.entries += m.entries;
+      into.bytes += m.bytes;
+    }
   }
   total.counts = [...counts];
   return total;
@@ -79,6 +105,8 @@ export class Metrics {
   readonly rateStore = { fallbacks: 0, outages: 0 };
   reloads = { ok: 0, failed: 0 };
   clockDivergences = 0;
+  /** Where the memo stores are found at each snapshot (the data's are replaced on reload). */
+  readonly memoSources: (() => Iterable<MemoReport>)[] = [];
 
   /** `routes`: the route labels; observe() takes an index into them. */
   constructor(routes: readonly string[]) {
@@ -110,7 +138,14 @@ export class Metrics {
       reloads: { ...this.reloads },
       logLinesDropped: droppedLogLines(),
       clockDivergences: this.clockDivergences,
+      memos: this.memoCounts(),
     };
+  }
+
+  private memoCounts(): Record<string, MemoCounts> {
+    const out: Record<string, MemoCounts> = {};
+    for (const source of this.memoSources) for (const memo of source()) out[memo.name] = memo.stats();
+    return out;
   }
 
   /** `total`: the instance's counts (a supervisor's workers), by default this process's own. */
@@ -139,6 +174,18 @@ export class Metrics {
       lines.push(`zonetime_request_duration_seconds_sum{route="${route}"} ${total.sums[r]!.toFixed(6)}`);
       lines.push(`zonetime_request_duration_seconds_count{route="${route}"} ${count}`);
     });
+    const memos = Object.entries(total.memos ?? {}).sort(([a], [b]) => a.localeCompare(b));
+    for (const [metric, type, help, read] of [
+      ["zonetime_memo_hits_total", "counter", "Lookups a memo store answered, by store (http/caching/memos.ts).", (m: MemoCounts) => m.hits],
+      ["zonetime_memo_misses_total", "counter", "Lookups a memo store could not answer (absent, or no longer holding), by store.", (m: MemoCounts) => m.misses],
+      ["zonetime_memo_evictions_total", "counter", "Entries a memo store dropped to stay within its bounds (or on a reload), by store.", (m: MemoCounts) => m.evictions],
+      ["zonetime_memo_entries", "gauge", "Entries a memo store holds, summed over workers.", (m: MemoCounts) => m.entries],
+      ["zonetime_memo_bytes", "gauge", "Bytes a memo store holds by its own estimate (keys, values, per-entry overhead), summed over workers.", (m: MemoCounts) => m.bytes],
+    ] as const) {
+      lines.push(`# HELP ${metric} ${help}`);
+      lines.push(`# TYPE ${metric} ${type}`);
+      for (const [name, m] of memos) lines.push(`${metric}{memo="${escapeLabel(name)}"} ${read(m)}`);
+    }
     lines.push("# HELP zonetime_rate_limited_total Requests refused with 429.");
     lines.push("# TYPE zonetime_rate_limited_total counter");
     lines.push(`zonetime_rate_limited_total ${total.rateLimited}`);

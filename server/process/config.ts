@@ -5,9 +5,9 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR } from "./default-paths.ts";
-import { parsePublicHosts } from "../http/https-redirect.ts";
-import { DEFAULT_ANSWER_CACHE_BYTES } from "../http/api-data.ts";
-import type { RateLimitConfig } from "../http/rate-limiter.ts";
+import { parsePublicHosts } from "../http/bun/https-redirect.ts";
+import { DEFAULT_ANSWER_CACHE_BYTES } from "../http/pipeline/api-data.ts";
+import type { RateLimitConfig } from "../http/limits/rate-limiter.ts";
 import { parseCidrList, type Cidr } from "../ip/cidr.ts";
 
 export interface Config {

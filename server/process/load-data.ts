@@ -2,7 +2,7 @@
 // checked against the manifest's sha256 (table-set.ts) and decoded before anything is
 // returned, so a bad file never replaces good data, and a generation is taken whole: the
 // manifest and every table from the same build, or none of them. Plain data only: http/
-// derives its responses from it (apiData in server/http/api-data.ts).
+// derives its responses from it (apiData in server/http/pipeline/api-data.ts).
 
 import { TableFormatError } from "../core/errors.ts";
 import { decodeGeoTable, GEO_FILE } from "../formats/geo-format.ts";
@@ -10,7 +10,7 @@ import { decodeIpTable, IPV4_FILE, IPV6_FILE } from "../formats/ip-format.ts";
 import { decodePlacesTable, PLACES_FILE } from "../formats/places-format.ts";
 import { ZONES_FILE } from "../formats/zones-format.ts";
 import { GeoTable } from "../geo/geo-locator.ts";
-import type { Tables } from "../http/api-data.ts";
+import type { Tables } from "../http/pipeline/api-data.ts";
 import { IpTables } from "../ip/ip-locator.ts";
 import { PlaceTable } from "../places/place-table.ts";
 import { ZoneTable } from "../tz/zone-table.ts";

@@ -18,7 +18,7 @@ import { leaveWithSupervisor } from "./worker-watch.ts";
 import { decodeTables, loadData } from "./load-data.ts";
 import { inherited, openSupervisorSet, type HandoverMessage } from "./table-handover.ts";
 import { tableSetFromDescriptors, type SetDescriptors } from "./table-set.ts";
-import type { Tables } from "../http/api-data.ts";
+import type { Tables } from "../http/pipeline/api-data.ts";
 
 const workerId = process.env[WORKER_ID_VARIABLE];
 

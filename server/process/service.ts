@@ -5,19 +5,21 @@
 
 import { constants } from "node:crypto";
 import { join } from "node:path";
-import { apiData } from "../http/api-data.ts";
-import { createAppState, createFetchHandler, internalError, type AppState } from "../http/handler.ts";
-import { httpsRedirect } from "../http/https-redirect.ts";
-import { nativeAnswers, type NativeRoute } from "../http/native-answers.ts";
-import { rawPathRouting } from "../http/raw-path-guard.ts";
+import { apiData } from "../http/pipeline/api-data.ts";
+import { createFetchHandler, internalError } from "../http/pipeline/handler.ts";
+import { createAppState } from "../http/pipeline/app-state.ts";
+import type { AppState } from "../http/contract.ts";
+import { httpsRedirect } from "../http/bun/https-redirect.ts";
+import { nativeAnswers, type NativeRoute } from "../http/bun/native-answers.ts";
+import { rawPathRouting } from "../http/bun/raw-path-guard.ts";
 import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
 import type { Config } from "./config.ts";
 import { loadData } from "./load-data.ts";
-import type { Tables } from "../http/api-data.ts";
+import type { Tables } from "../http/pipeline/api-data.ts";
 import { logError, logEvent } from "../core/log.ts";
 import { gateListeners } from "../ops/accept-queue.ts";
 import { ReloadQueue } from "./reload-queue.ts";
-import { StaticSite } from "../http/static-site.ts";
+import { StaticSite } from "../http/bun/static-site.ts";
 
 export interface Service {
   server: BunServer;
@@ -145,7 +147,7 @@ export async function startServer(
     try {
       const load = nextLoad;
       nextLoad = fromDisk;
-      state.data = apiData(await load(), config.tls !== null, config.answerCacheBytes);
+      state.data = apiData(await load(), config.tls !== null, config.answerCacheBytes, state.data);
       logEvent("reloaded", {
         worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts,
         site: state.site ? { files: state.site.size, bytes: state.site.totalBytes } : null,

@@ -20,7 +20,7 @@ import { decodeTables } from "./load-data.ts";
 import { ReloadQueue } from "./reload-queue.ts";
 import { inheritance, TABLES_VARIABLE, type HandoverMessage } from "./table-handover.ts";
 import { readTableSet, type TableSet } from "./table-set.ts";
-import { RATE_TABLE_BYTES } from "../http/rate-limiter.ts";
+import { RATE_TABLE_BYTES } from "../http/limits/rate-limiter.ts";
 import { logError, logEvent } from "../core/log.ts";
 import { METRICS_BOARD_BYTES, MetricsBoard } from "../ops/metrics-board.ts";
 import { MetricsCollector, type ExchangeMessage } from "../ops/metrics-exchange.ts";

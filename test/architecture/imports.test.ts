@@ -107,13 +107,13 @@ describe("imports follow server/README.md", () => {
   });
 
   test("the rules catch each kind of bad import", () => {
-    expect(violations([{ from: "server/core/calendar.ts", to: "server/http/routes.ts" }])).toHaveLength(1);
-    expect(violations([{ from: "server/ops/metrics.ts", to: "server/http/routes.ts" }])).toHaveLength(1);
+    expect(violations([{ from: "server/core/calendar.ts", to: "server/http/routing/route-table.ts" }])).toHaveLength(1);
+    expect(violations([{ from: "server/ops/metrics.ts", to: "server/http/routing/route-table.ts" }])).toHaveLength(1);
     expect(violations([{ from: "server/tz/zone-table.ts", to: "server/ip/address.ts" }])).toHaveLength(1);
-    expect(violations([{ from: "server/http/api.ts", to: "scripts/build.ts" }])).toHaveLength(1);
+    expect(violations([{ from: "server/http/routes/time-objects.ts", to: "scripts/build.ts" }])).toHaveLength(1);
     expect(violations([{ from: "scripts/build.ts", to: "server/process/service.ts" }])).toHaveLength(1);
     expect(violations([{ from: "site/src/lib/data.ts", to: "server/core/calendar.ts" }])).toHaveLength(1);
-    expect(violations([{ from: "server/http/api.ts", to: "server/tz/zone-table.ts" }, { from: "scripts/build.ts", to: "server/formats/manifest.ts" }])).toEqual([]);
+    expect(violations([{ from: "server/http/routes/time-objects.ts", to: "server/tz/zone-table.ts" }, { from: "scripts/build.ts", to: "server/formats/manifest.ts" }])).toEqual([]);
   });
 
   test("no server/ folder imports one above it, server/ never imports scripts/, scripts/ and site/ only what they may", () => {

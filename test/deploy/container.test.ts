@@ -11,7 +11,7 @@
 
 import { afterAll, describe, expect, test } from "bun:test";
 import { buildImage, IMAGE } from "../../scripts/image/build-image.ts";
-import { ROUTE_TABLE } from "../../server/http/routes.ts";
+import { ROUTE_TABLE } from "../../server/http/routing/route-table.ts";
 import { COMPOSE, composeRunFlags, composeServices, containerEngine, engineRun, engineRunAsync, manifestContainer, manifestRunFlags, runContainer, type Container } from "../support/container.ts";
 import { NGINX_CONF, startNginx } from "../support/nginx.ts";
 import { networkInterfaces } from "node:os";

@@ -5,9 +5,9 @@
 // text; /convert's range errors naming `time`; two Host headers a 400.
 
 import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
-import { AnswerCache } from "../../server/http/answer-cache.ts";
-import { BYTES_PER_TOKEN, costOfBody } from "../../server/http/answer-cost.ts";
-import { DEVICE_LIST_BUILD_COST } from "../../server/http/device-routes.ts";
+import { AnswerCache } from "../../server/http/caching/answer-cache.ts";
+import { BYTES_PER_TOKEN, costOfBody } from "../../server/http/limits/answer-cost.ts";
+import { DEVICE_LIST_BUILD_COST } from "../../server/http/routes/device-routes.ts";
 import { rawRequest, statusOf } from "../support/raw-http.ts";
 import { startTestServer } from "../support/test-server.ts";
 

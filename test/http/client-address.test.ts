@@ -4,7 +4,7 @@
 // client writes reaches the loopback exemption or another client's bucket.
 
 import { afterAll, describe, expect, test } from "bun:test";
-import { forwardedFor, parseHop, resolveClient } from "../../server/http/client-address.ts";
+import { forwardedFor, parseHop, resolveClient } from "../../server/http/pipeline/client-address.ts";
 import { parseCidrList } from "../../server/ip/cidr.ts";
 import { formatIp } from "../../server/ip/address.ts";
 import { startTestServer } from "../support/test-server.ts";

@@ -27,7 +27,7 @@ afterAll(async () => server?.stop());
  * fuzzed GET or HEAD must get too, whatever else it carries. The Host lines stay because
  * they change the answer today: Bun 1.4.4 resolves dot segments ("/health/..") in req.url
  * only when a usable Host lets it build an absolute URL; with an empty Host it passes the
- * target through as-is, and server/http/request-target.ts does not resolve them.
+ * target through as-is, and server/http/pipeline/request-target.ts does not resolve them.
  */
 const plainAnswers = new Map<string, Promise<{ status: number; list: boolean; problem: string | null }>>();
 function plainGet(target: string, version: string, hostLines: string) {

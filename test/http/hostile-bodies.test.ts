@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
 import { readFileSync } from "node:fs";
-import { MAX_BODY_BYTES } from "../../server/http/request-body.ts";
+import { MAX_BODY_BYTES } from "../../server/http/pipeline/request-body.ts";
 import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
 
 let service: ServerProcess;

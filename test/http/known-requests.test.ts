@@ -1,5 +1,5 @@
 // A repeated URL of a cacheable route is answered from the answer it was given before
-// (server/http/known-requests.ts), skipping its validation. It must answer exactly what
+// (server/http/caching/known-requests.ts), skipping its validation. It must answer exactly what
 // the route would have answered: the same status, body, ETag and Cache-Control, at every
 // instant, including across the second (a transitions window starting now), a clock
 // change (a zone's info) and midnight (localized names). Each reference request below
@@ -7,7 +7,8 @@
 
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Instant } from "../../server/core/clock.ts";
-import { createAppState, createFetchHandler } from "../../server/http/handler.ts";
+import { createFetchHandler } from "../../server/http/pipeline/handler.ts";
+import { createAppState } from "../../server/http/pipeline/app-state.ts";
 import { loadData } from "../../server/process/load-data.ts";
 import { answerShape, eachRepeatAgainstFresh } from "../support/answer-shape.ts";
 import { testConfig, testDataDir, testHandler } from "../support/test-server.ts";

@@ -1,13 +1,15 @@
 // `/ip/{address}`, `/coordinates/{point}` and timeapi.io's queries remember where a parameter is
-// (server/http/located-params.ts). A repeated parameter must answer exactly what it
+// (server/http/caching/located-params.ts). A repeated parameter must answer exactly what it
 // answers when nothing is remembered: each answer below is compared with a service over
 // the same tables whose memory never recalls anything, at a fixed instant, for every
 // spelling, format and profile, repeated; a refused parameter stays refused.
 
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Instant } from "../../server/core/clock.ts";
-import { createAppState, createFetchHandler, type AppState } from "../../server/http/handler.ts";
-import { LocatedParams } from "../../server/http/located-params.ts";
+import { createFetchHandler } from "../../server/http/pipeline/handler.ts";
+import { createAppState } from "../../server/http/pipeline/app-state.ts";
+import type { AppState } from "../../server/http/contract.ts";
+import { LocatedParams } from "../../server/http/caching/located-params.ts";
 import { loadData } from "../../server/process/load-data.ts";
 import { testConfig, testDataDir } from "../support/test-server.ts";
 

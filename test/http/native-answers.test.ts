@@ -1,12 +1,12 @@
-// Constant answers that Bun sends natively (server/http/native-answers.ts): the same bytes
+// Constant answers that Bun sends natively (server/http/bun/native-answers.ts): the same bytes
 // and headers the fetch handler gives, 304 for the ETag, only where no query changes the
 // answer, taken away while draining, made again on reload, and not at all when a rate
 // limit or the access log needs to see every request. The site's files stay with the handler.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type Service } from "../../server/process/service.ts";
-import { constantPaths } from "../../server/http/native-answers.ts";
-import { createFetchHandler } from "../../server/http/handler.ts";
+import { constantPaths } from "../../server/http/bun/native-answers.ts";
+import { createFetchHandler } from "../../server/http/pipeline/handler.ts";
 import { loadData } from "../../server/process/load-data.ts";
 import { testConfig, testDataDir, testSiteDir } from "../support/test-server.ts";
 

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { RATE_TABLE_BYTES, RATE_TABLE_CAPACITY, RateLimiter } from "../../server/http/rate-limiter.ts";
+import { RATE_TABLE_BYTES, RATE_TABLE_CAPACITY, RateLimiter } from "../../server/http/limits/rate-limiter.ts";
 import { createSharedMemory } from "../../server/process/shared-memory.ts";
 import { freePort } from "../support/free-port.ts";
 import { startServerProcess } from "../support/server-process.ts";

@@ -4,7 +4,7 @@
 // upgrade of Bun shared them instead, one answer's header would show up on another's.
 
 import { expect, test } from "bun:test";
-import { Responses } from "../../server/http/responses.ts";
+import { Responses } from "../../server/http/pipeline/responses.ts";
 
 test("answers made one after another each keep their own header; the shared set stays as made", () => {
   const responses = new Responses("2026f");

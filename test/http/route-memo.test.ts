@@ -1,11 +1,11 @@
-// The memo of what a URL routes to (server/http/route-memo.ts): the same answer as
+// The memo of what a URL routes to (server/http/caching/route-memo.ts): the same answer as
 // parsing and matching each time, bounded however many distinct URLs arrive, and shared
 // answers that no handler can change for the next request.
 
 import { describe, expect, test } from "bun:test";
-import { RouteMemo } from "../../server/http/route-memo.ts";
-import { requestTarget } from "../../server/http/request-target.ts";
-import { matchRoute } from "../../server/http/routes.ts";
+import { RouteMemo } from "../../server/http/caching/route-memo.ts";
+import { requestTarget } from "../../server/http/pipeline/request-target.ts";
+import { matchRoute } from "../../server/http/routing/match-route.ts";
 
 const URLS = [
   "http://h/timezone/Europe/London", "http://h/api/timezone/Europe/London.txt", "http://h/ip/2001:db8::1",

@@ -1,4 +1,4 @@
-// `?lang=`'s timezone_name is kept per zone, query and second (server/http/timezone-name-tails.ts):
+// `?lang=`'s timezone_name is kept per zone, query and second (server/http/caching/timezone-name-tails.ts):
 // the same request in the same second reuses it, and it must still be the name in force at
 // each instant, in each format, for each zone and language asked.
 

@@ -262,7 +262,7 @@ describe("/api", () => {
 describe("info's JSON", () => {
   test("for every name, the body built from cached pieces is JSON.stringify of the answer", async () => {
     const { ZoneTable } = await import("../../server/tz/zone-table.ts");
-    const { zoneInfo, zoneInfoJson } = await import("../../server/http/zone-info-answer.ts");
+    const { zoneInfo, zoneInfoJson } = await import("../../server/http/routes/zone-info-answer.ts");
     const { testDataDir } = await import("../support/test-server.ts");
     const zones = await ZoneTable.load(`${await testDataDir()}/zones.bin`);
     for (const profile of ["spec", "wta"] as const) {

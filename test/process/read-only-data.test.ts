@@ -16,7 +16,7 @@ import { startServerProcess, type ServerProcess } from "../support/server-proces
 import { testDataDir, testHandler } from "../support/test-server.ts";
 
 const AT = "at=2026-07-01T12:00:00Z";
-/** One request per route row (server/http/routes.ts), each table read at least once. */
+/** One request per route row (server/http/routing/route-table.ts), each table read at least once. */
 const PATHS = [
   "/timezone",
   "/timezone/America",

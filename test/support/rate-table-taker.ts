@@ -2,7 +2,7 @@
 // tokens for one client as fast as it can: argv = burst, window seconds, client, attempts.
 // Prints how many it was allowed.
 
-import { RATE_TABLE_BYTES, RateLimiter } from "../../server/http/rate-limiter.ts";
+import { RATE_TABLE_BYTES, RateLimiter } from "../../server/http/limits/rate-limiter.ts";
 import { mapInheritedMemory } from "../../server/process/shared-memory.ts";
 
 const [burst, windowSeconds, client, attempts] = process.argv.slice(2);

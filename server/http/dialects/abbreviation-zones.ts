@@ -5,7 +5,7 @@
 
 import { searchZones } from "../../names/zone-search.ts";
 import type { ResolvedName } from "../../tz/zone-table.ts";
-import type { ApiData } from "../api-data.ts";
+import type { ApiData } from "../pipeline/api-data.ts";
 
 const ABBREVIATION = /^[A-Za-z]{2,6}$/;
 

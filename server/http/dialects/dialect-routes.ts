@@ -4,7 +4,7 @@
 // shape it answers in. TimeZoneDB's and Google's answers are kept per URL while they hold
 // (kept-answers.ts); timeapi.io's current times carry the microsecond, so are made each time.
 
-import type { RouteRow } from "../routes.ts";
+import type { RouteRow } from "../contract.ts";
 import { GOOGLE_JSON, GOOGLE_XML, timezone } from "./google/google-timezone.ts";
 import { calculation, convertTimeZone, dayOfTheWeek, dayOfTheYear } from "./timeapi-io/conversion-routes.ts";
 import { availableTimeZones, byCoordinate, byIp, byZone, currentTime, healthCheck, zoneInfo } from "./timeapi-io/legacy-routes.ts";

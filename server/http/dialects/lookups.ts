@@ -5,8 +5,8 @@
 import { parseIp } from "../../ip/address.ts";
 import { lookupKey } from "../../ip/special-ranges.ts";
 import type { ResolvedName } from "../../tz/zone-table.ts";
-import type { ApiData } from "../api-data.ts";
-import { safeDecode } from "../request-target.ts";
+import type { ApiData } from "../pipeline/api-data.ts";
+import { safeDecode } from "../pipeline/request-target.ts";
 
 const MAX_NAME_LENGTH = 64;
 /** A plain decimal number: no exponent, hex, NaN or Infinity (Number() takes all of them). */

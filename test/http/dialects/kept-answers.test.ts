@@ -8,7 +8,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Instant } from "../../../server/core/clock.ts";
 import { KeptDialectAnswers } from "../../../server/http/dialects/kept-answers.ts";
-import { createAppState, createFetchHandler } from "../../../server/http/handler.ts";
+import { createFetchHandler } from "../../../server/http/pipeline/handler.ts";
+import { createAppState } from "../../../server/http/pipeline/app-state.ts";
 import { loadData } from "../../../server/process/load-data.ts";
 import { answerShape, eachRepeatAgainstFresh } from "../../support/answer-shape.ts";
 import { testConfig, testDataDir, testHandler } from "../../support/test-server.ts";

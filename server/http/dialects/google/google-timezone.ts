@@ -13,11 +13,11 @@
 import { resolveLocale } from "../../../names/locale-tag.ts";
 import type { Locale, NamesTable } from "../../../names/names-table.ts";
 import { zoneStateAt } from "../../../time-object/zone-state.ts";
-import { HttpError } from "../../http-errors.ts";
-import type { Dialect, DialectErrorContext, RouteRequest } from "../../routes.ts";
+import { HttpError } from "../../pipeline/http-errors.ts";
+import type { Dialect, DialectErrorContext, RouteRequest } from "../../contract.ts";
 import { degreesOf, firstAcceptedLanguage, LANGUAGE_TAG, queryMap, xmlEscape, zonesAtPoint } from "../lookups.ts";
-import { MAX_SECONDS, MIN_SECONDS } from "../../at-param.ts";
-import { ALWAYS } from "../../cacheable-answer.ts";
+import { MAX_SECONDS, MIN_SECONDS } from "../../params/at-param.ts";
+import { ALWAYS } from "../../caching/cacheable-answer.ts";
 import { keptAnswer } from "../kept-answers.ts";
 
 export type Output = "json" | "xml";

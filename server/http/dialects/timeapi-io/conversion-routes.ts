@@ -15,7 +15,7 @@ import { FIRST_RFC3339_SECOND, LAST_RFC3339_SECOND } from "../../../core/time-fo
 import { zoneStateAt } from "../../../time-object/zone-state.ts";
 import { instantOfLocal, type Disambiguation } from "../../../tz/local-time.ts";
 import type { ResolvedName } from "../../../tz/zone-table.ts";
-import type { RouteRequest } from "../../routes.ts";
+import type { RouteRequest } from "../../contract.ts";
 import { queryMap, zoneByName } from "../lookups.ts";
 import { sendJson } from "./legacy-routes.ts";
 import { currentTimeFields, dotnetLocal, INVALID_TIMEZONE, timeapiError, weekdayOfLocal } from "./timeapi-format.ts";

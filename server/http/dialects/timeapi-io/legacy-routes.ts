@@ -16,7 +16,7 @@
 import type { Instant } from "../../../core/clock.ts";
 import { currentOrNextDstRun, observesDst, zoneStateAt } from "../../../time-object/zone-state.ts";
 import type { ResolvedName } from "../../../tz/zone-table.ts";
-import type { RouteRequest } from "../../routes.ts";
+import type { RouteRequest } from "../../contract.ts";
 import { degreesOf, queryMap, zoneByName, zoneOfIp, zonesAtPoint } from "../lookups.ts";
 import {
   currentTimeFields, dotnetLocal, durationObject, INVALID_TIMEZONE, JSON_TYPE, nodaInstant, offsetObject, timeapiError,
@@ -77,13 +77,14 @@ export function zoneInfoBody(request: RouteRequest, zone: ResolvedName, instant:
     `"hasDayLightSaving":${has},"isDayLightSavingActive":${state.isdst},"dstInterval":${interval}}`;
 }
 
-/** The zone a request's query names, remembered per URL (../../located-params.ts): the query is read once. */
+/** The zone a request's query names, kept per URL (caching/memos.ts): the query is read once. */
 export function locatedZone(request: RouteRequest, locate: Locate): ResolvedName {
   const { url } = request;
-  const known = url === null ? undefined : request.data.queriedZones.recall(url);
+  const memo = request.data.memos.timeapiZones;
+  const known = url === null ? undefined : memo.get(url);
   if (known !== undefined) return known;
   const zone = locate(request, queryMap(request.query, true));
-  if (url !== null) request.data.queriedZones.remember(url, zone);
+  if (url !== null) memo.set(url, zone);
   return zone;
 }
 

@@ -8,8 +8,8 @@
 import { civilFromDays, SECONDS_PER_DAY, weekdayOfDays } from "../../../core/calendar.ts";
 import type { Instant } from "../../../core/clock.ts";
 import { formatDateTime, formatOffset, pad2, pad4, pad6 } from "../../../core/time-format.ts";
-import { HttpError } from "../../http-errors.ts";
-import type { Dialect } from "../../routes.ts";
+import { HttpError } from "../../pipeline/http-errors.ts";
+import type { Dialect } from "../../contract.ts";
 import { WEEKDAYS } from "../lookups.ts";
 
 export const JSON_TYPE = "application/json; charset=utf-8";

@@ -8,7 +8,7 @@
 
 import { formatDateTime, formatOffset, pad6 } from "../../../core/time-format.ts";
 import { currentOrNextDstRun, zoneStateAt } from "../../../time-object/zone-state.ts";
-import type { RouteRequest } from "../../routes.ts";
+import type { RouteRequest } from "../../contract.ts";
 import { availableNamesBody, locatedZone, type Locate } from "./legacy-routes.ts";
 import { isoWithOffset, JSON_TYPE, weekdayOfLocal } from "./timeapi-format.ts";
 

@@ -5,11 +5,11 @@
 // convention: HTTP 200 with {"status":"FAILED","message":"..."} (every client read handles
 // that; 405 and 429 keep their status).
 
-import { HttpError } from "../../http-errors.ts";
-import type { Dialect, DialectErrorContext, RouteRequest } from "../../routes.ts";
-import type { ApiData } from "../../api-data.ts";
-import { costOfBody } from "../../answer-cost.ts";
-import type { Holds } from "../../cacheable-answer.ts";
+import { HttpError } from "../../pipeline/http-errors.ts";
+import type { Dialect, DialectErrorContext, RouteRequest } from "../../contract.ts";
+import type { ApiData } from "../../pipeline/api-data.ts";
+import { costOfBody } from "../../limits/answer-cost.ts";
+import type { Holds } from "../../caching/cacheable-answer.ts";
 import { keptAnswer } from "../kept-answers.ts";
 import { queryMap, xmlEscape } from "../lookups.ts";
 

@@ -9,12 +9,12 @@
 // /v2/ names the period bounds dstStart/dstEnd, /v2.1/ zoneStart/zoneEnd with regionName and
 // cityName (as the captures of each show). `timestamp` is the local wall time as unix seconds.
 
-import { ALWAYS, type Holds } from "../../cacheable-answer.ts";
+import { ALWAYS, type Holds } from "../../caching/cacheable-answer.ts";
 import { formatDateTime, FIRST_RFC3339_SECOND, LAST_RFC3339_SECOND } from "../../../core/time-format.ts";
 import { zoneStateAt } from "../../../time-object/zone-state.ts";
 import type { ResolvedName } from "../../../tz/zone-table.ts";
-import type { ApiData } from "../../api-data.ts";
-import type { RouteRequest } from "../../routes.ts";
+import type { ApiData } from "../../pipeline/api-data.ts";
+import type { RouteRequest } from "../../contract.ts";
 import { zoneOfAbbreviation } from "../abbreviation-zones.ts";
 import { degreesOf, queryMap, zoneByName, zoneOfIp, zonesAtPoint } from "../lookups.ts";
 import { failed, narrow, outputOptions, render, type Row, type Value } from "./tzdb-output.ts";

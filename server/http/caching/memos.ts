@@ -1,0 +1,82 @@
+// The memo stores of one data load (ApiData.memos), each a Memo (memo.ts) named for what it
+// keeps. What each buys was measured in process (`bun scripts/bench/handler-cpu.ts`, CPU us
+// per request, the store on and off in the same run; docs/benchmarks.md); a store that did
+// not buy 3% on its route is not here.
+
+import type { ResolvedName } from "../../tz/zone-table.ts";
+import { Memo } from "./memo.ts";
+
+/** Which cached answer a URL was given (cacheable-answer.ts). */
+export interface AnswerKey {
+  /** The answer cache's key of the answer. */
+  key: string;
+  /** The unix second the answer was named for, or null: the same at any time. */
+  second: number | null;
+  maxAge: number;
+  /** The answer's content type when it is not the format's. */
+  type: string | undefined;
+}
+
+/** An address's zone, and the address as client_ip shows it (normalised). */
+export interface LocatedAddress {
+  zone: ResolvedName;
+  shown: string;
+}
+
+/** A point's zone, and the other zones the boundary data gives there (disputed areas). */
+export interface LocatedPoint {
+  zone: ResolvedName;
+  others: readonly string[];
+}
+
+/** A dialect's whole answer for a URL (dialects/kept-answers.ts). */
+export interface DialectAnswer {
+  body: Blob;
+  type: string;
+  /** The unix second the answer is about, or null: the query named its instant. */
+  second: number | null;
+  /** Accept-Language's first language the answer was made for (null: none); undefined: it did not read the header. */
+  acceptLanguage: string | null | undefined;
+}
+
+/** `?lang=`'s `timezone_name` tail of a time object, for the second it was made for (params/lang-param.ts). */
+export interface TimezoneNameTail {
+  second: number;
+  bytes: Uint8Array;
+}
+
+export interface Memos {
+  /** Request URL -> the cached answer it names (cacheable-answer.ts). */
+  answerKeys: Memo<AnswerKey>;
+  /** `/ip/{address}`'s parameter -> the address's zone (routes/time-objects.ts). */
+  addresses: Memo<LocatedAddress>;
+  /** `/coordinates/{point}`'s parameter -> the point's zones (routes/time-objects.ts). */
+  points: Memo<LocatedPoint>;
+  /** A timeapi.io URL -> the zone its query names (dialects/timeapi-io). */
+  timeapiZones: Memo<ResolvedName>;
+  /** `/clock`'s query -> the names it asks for (routes/world-clock.ts). */
+  clockLists: Memo<readonly ResolvedName[]>;
+  /** A TimeZoneDB or Google URL -> its answer, while it holds (dialects/kept-answers.ts). */
+  dialectAnswers: Memo<DialectAnswer>;
+  /** Zone, format and query -> the `timezone_name` tail `?lang=` adds (params/lang-param.ts). */
+  timezoneNames: Memo<TimezoneNameTail>;
+}
+
+export const MB = 1024 * 1024;
+/** No key of ours is a client's 8 KB of text: a longer URL is answered each time. */
+export const URL_KEY = 256;
+/** An IPv6 address with an IPv4 tail is at most 45 characters; a point with 20 decimals each, about 50. */
+const PARAM_KEY = 64;
+
+/** `previous`: the memos of the data this load replaces, whose counts go on. */
+export function createMemos(previous?: Memos): Memos {
+  return {
+    answerKeys: new Memo("answer_keys", { maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB }, (v) => 2 * v.key.length, previous?.answerKeys),
+    addresses: new Memo("addresses", { maxEntries: 4096, maxKeyLength: PARAM_KEY, maxBytes: 1 * MB }, (v) => 2 * v.shown.length, previous?.addresses),
+    points: new Memo("points", { maxEntries: 4096, maxKeyLength: PARAM_KEY, maxBytes: 1 * MB }, (v) => 16 * v.others.length, previous?.points),
+    timeapiZones: new Memo("timeapi_zones", { maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB }, undefined, previous?.timeapiZones),
+    clockLists: new Memo("clock_lists", { maxEntries: 1024, maxKeyLength: URL_KEY, maxBytes: 2 * MB }, (v) => 8 * v.length, previous?.clockLists),
+    dialectAnswers: new Memo("dialect_answers", { maxEntries: 16_384, maxKeyLength: URL_KEY, maxBytes: 2 * MB }, (v) => v.body.size + 2 * (v.acceptLanguage?.length ?? 0) + 360, previous?.dialectAnswers),
+    timezoneNames: new Memo("timezone_names", { maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 1 * MB }, (v) => v.bytes.length, previous?.timezoneNames),
+  };
+}

@@ -1,0 +1,67 @@
+// What a request is answered from: the tables process/load-data.ts loads (plain data), and
+// what HTTP derives from them once per load (headers carrying the data version, the list
+// ETag, the time-object renderer's templates). Replaced as a whole on reload.
+
+import type { Manifest } from "../../formats/manifest.ts";
+import type { GeoTable } from "../../geo/geo-locator.ts";
+import type { IpTables } from "../../ip/ip-locator.ts";
+import type { PlaceTable } from "../../places/place-table.ts";
+import { TimeObjectRenderer } from "../../time-object/renderer.ts";
+import type { ZoneTable } from "../../tz/zone-table.ts";
+import type { NamesTable } from "../../names/names-table.ts";
+import { ZoneNamer } from "../../names/zone-namer.ts";
+import { AnswerCache } from "../caching/answer-cache.ts";
+import { createMemos, type Memos } from "../caching/memos.ts";
+import { Responses } from "./responses.ts";
+
+/** generated/ as server/process/load-data.ts reads it: plain data, nothing of HTTP. */
+export interface Tables {
+  zones: ZoneTable;
+  ip: IpTables;
+  /** Latitude, longitude -> zones (generated/geo.bin, mapped read-only). */
+  geo: GeoTable;
+  /** CLDR names, zone.tab by country, the /timezone?q= index (generated/names.bin, mapped read-only). */
+  names: NamesTable;
+  /** Places by name (generated/places.bin, mapped read-only). */
+  places: PlaceTable;
+  /** null when the data folder has none (tables built by hand, in tests). */
+  manifest: Manifest | null;
+}
+
+/** What a request is answered from: the tables, and what HTTP derives from them once per load. Replaced as a whole on reload. */
+export interface ApiData extends Tables {
+  responses: Responses;
+  renderer: TimeObjectRenderer;
+  /** Localized zone names at an instant, as ICU gives them (`?lang=`). */
+  namer: ZoneNamer;
+  /** Cacheable answers of this data version, encoded, with their ETags (answer-cache.ts). */
+  answers: AnswerCache;
+  /** The memo stores of this load (caching/memos.ts): a reload starts them empty. */
+  memos: Memos;
+}
+
+/** ANSWER_CACHE_BYTES's default: per worker process. */
+export const DEFAULT_ANSWER_CACHE_BYTES = 4 * 1024 * 1024;
+/** Bumped when an answer's bytes change for the same data (a format change): old ETags then stop matching. */
+const ANSWER_FORMAT = 1;
+
+/** HTTP Strict Transport Security for a year, on every HTTPS answer. */
+const HSTS = "max-age=31536000; includeSubDomains";
+
+/** The tables made ready to answer from: headers carrying their version, the list ETag, the renderer's templates. */
+/** `previous`: the data this load replaces (a reload), whose memo counts go on. */
+export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT_ANSWER_CACHE_BYTES, previous?: ApiData): ApiData {
+  // The data version: the release, and what the build wrote (the manifest's checksums and build
+  // time; without a manifest, the names), so that an ETag changes whenever an answer may.
+  const built = tables.manifest === null ? tables.zones.names.join("\n") : JSON.stringify(tables.manifest);
+  const fingerprint = Bun.hash(`${ANSWER_FORMAT}\n${built}`).toString(36);
+  const extraHeaders: Record<string, string> = tls ? { "Strict-Transport-Security": HSTS } : {};
+  return {
+    ...tables,
+    responses: new Responses(tables.zones.tzdbVersion, extraHeaders),
+    renderer: new TimeObjectRenderer(tables.zones),
+    namer: new ZoneNamer(tables.zones, tables.names),
+    answers: new AnswerCache(answerCacheBytes, `tz-${tables.zones.tzdbVersion}-${fingerprint}`),
+    memos: createMemos(previous?.memos),
+  };
+}

@@ -1,0 +1,301 @@
+// The fetch handler: who the client is (socket peer, or through trusted proxies), rate
+// limits, the route table (routes.ts) and then the website, `Connection: close` while
+// draining, metrics and the access log. Any exception that escapes is logged and answered
+// with a JSON 500, never a stack trace (and every 500 is a bug).
+
+import type { Server } from "bun";
+import type { Instant } from "../../core/clock.ts";
+import { logError, logEvent } from "../../core/log.ts";
+import { httpDate } from "./http-date.ts";
+import { acceptsHtml } from "./accepts-html.ts";
+import type { AppState } from "../contract.ts";
+import { clientOf, type ProxyTrust } from "./client-address.ts";
+import { DUPLICATE_HOST, HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
+import { ALLOWED_METHODS, ALLOWED_WITH_POST } from "./responses.ts";
+import { ZonetimeError } from "../../core/errors.ts";
+import type { RateDecision } from "../limits/rate-limiter.ts";
+import { CLIENT_CLOSED_STATUS, endsConnection, readBody } from "./request-body.ts";
+import { requestTarget, type RequestTarget } from "./request-target.ts";
+import { Memo } from "../caching/memo.ts";
+import { MB, URL_KEY } from "../caching/memos.ts";
+import { API_PREFIX } from "../routing/route-table.ts";
+import { matchRoute, REFUSED_PATH } from "../routing/match-route.ts";
+import type { FetchHandler, RawPath, RouteMatch, RouteRequest } from "../contract.ts";
+import { PAGE_SECURITY_HEADERS } from "../bun/static-site.ts";
+
+
+
+/** `counted: false`: answers made for the service itself (native-answers.ts), not counted in /metrics nor logged. */
+export function createFetchHandler(state: AppState, options: { counted?: boolean } = {}): FetchHandler {
+  const counted = options.counted ?? true;
+  const trust: ProxyTrust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
+  // What the answer cost (routes.ts, RouteRequest.cost): one holder, the handler being synchronous.
+  const spent = { cost: 1 };
+  // The Date header names the second of this request's own clock reading (the one its body
+  // was made from), else of a reading taken as it leaves: Bun's own Date is refreshed by a
+  // timer and lagged the body by up to 1.58 s under load (issue 30).
+  const dated: DatedClock = { reading: null, read: () => (dated.reading = state.clock()) };
+  // One RouteRequest, refilled per request (the handler is synchronous): no object or closure per request.
+  const request = new PipelineRequest(state, trust, dated.read);
+  const routes = new Memo<RoutedTarget>("routes", { maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 4 * MB }, () => ROUTED_BYTES);
+  if (counted) state.metrics.memoSources.push(() => [routes]);
+  return (req, server, raw) => {
+    const started = performance.now();
+    dated.reading = null;
+    const url = req.url;
+    const routed = routedTarget(routes, url);
+    const target = routed.target;
+    // Who the client is costs Bun about a microsecond (requestIP): resolved here only when a
+    // limit or the access log needs it for every request, else when a route reads it.
+    let client: string | null = null;
+    let limitKey: string | null = null;
+    const eager = state.limiter !== null || state.config.accessLog;
+    if (eager) ({ address: client, limitKey } = clientOf(req, server, trust));
+    // Two Host headers (which Bun joins with ", ") make the request invalid (RFC 9112 section 3.2): 400, and the connection ends.
+    const host = req.headers.get("host");
+    if (host !== null && host.indexOf(",") >= 0) {
+      const refused = state.data.responses.error(DUPLICATE_HOST(), "json", req.method === "HEAD", { Connection: "close" });
+      return finish(state, dated, counted, req.method, target.path, REFUSED_PATH, client, started, null, refused);
+    }
+    const match = raw === undefined ? routed.match : checkedMatch(routed.match, raw);
+    let response: Response | Promise<Response>;
+    let decision: RateDecision | null = null;
+    try {
+      // Admitted while the client has a token, charged 1; the rest of an answer's cost once it is known.
+      spent.cost = 1;
+      decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey, 1) : null;
+      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, server, url, target, match, eager ? client : UNRESOLVED, state, spent, request);
+      if (decision?.allowed && spent.cost > 1) decision = state.limiter!.charge(limitKey, spent.cost - 1);
+    } catch (error) {
+      response = failedRequest(state, req.method, target.path, error);
+    }
+    if (response instanceof Promise) {
+      return response
+        .then((r) => r, (error) => failedRequest(state, req.method, target.path, error))
+        .then((r) => finish(state, dated, counted, req.method, target.path, match, client, started, decision, r));
+    }
+    return finish(state, dated, counted, req.method, target.path, match, client, started, decision, response);
+  };
+}
+
+/** A URL's target and route: pure functions of the URL and the static route table. */
+interface RoutedTarget {
+  target: RequestTarget;
+  match: RouteMatch;
+}
+
+/** A routed target's objects beside its key: its slices, match and params (2.7 MB of heap for 4,096 entries of 256-character URLs, measured). */
+const ROUTED_BYTES = 400;
+
+/**
+ * A URL's target (path and query) and route: pure functions of the URL and the static
+ * route table, and clients ask the same few URLs again and again (a clock polls its zone
+ * every minute), so they are kept per URL, per handler (no data in them: a reload changes
+ * nothing). The result is shared between requests: frozen.
+ */
+function routedTarget(memo: Memo<RoutedTarget>, url: string): RoutedTarget {
+  const known = memo.get(url);
+  if (known !== undefined) return known;
+  const target = Object.freeze(requestTarget(url));
+  const match = matchRoute(target.path);
+  Object.freeze(match.params);
+  const routed: RoutedTarget = Object.freeze({ target, match: Object.freeze(match) });
+  memo.set(url, routed);
+  return routed;
+}
+
+/** The service's clock, remembering its last reading (the handler is synchronous: a GET's own). */
+interface DatedClock {
+  reading: Instant | null;
+  read: () => Instant;
+}
+
+/** An exception no route answered: logged, and a JSON 500 (a bug, never the client's stack trace). */
+function failedRequest(state: AppState, method: string, path: string, error: unknown): Response {
+  logError("request_failed", error, { method, path: path.slice(0, 256) });
+  return internalError(state);
+}
+
+/** The parsed path's route, if the path as sent was under that route too; else refused. */
+function checkedMatch(match: RouteMatch, raw: RawPath): RouteMatch {
+  if (raw.refused) return REFUSED_PATH;
+  if (match.family === raw.family) return match;
+  // A caseless row (timeapi.io's `/api/TimeZone/zone`): its first segment as sent is in any
+  // case, which the raw routes know only in lower case or as a path under `/api`.
+  if (match.caseless && (raw.family === API_PREFIX || raw.family.toLowerCase() === match.family)) return match;
+  return REFUSED_PATH;
+}
+
+/** What every answer gets on its way out: rate limit headers, `Connection: close` when draining, metrics, the access log. */
+function finish(state: AppState, dated: DatedClock, counted: boolean, method: string, path: string, match: RouteMatch, client: string | null, started: number, decision: RateDecision | null, response: Response): Response {
+  const reading = dated.reading ?? state.clock();
+  response.headers.set("Date", httpDate(reading.seconds * 1000));
+  if (decision?.limited) {
+    // On every answer of a limited route, not only on 429 (draft-ietf-httpapi-ratelimit-headers).
+    response.headers.set("RateLimit-Policy", state.config.rateLimit!.policy);
+    response.headers.set("RateLimit", `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
+  }
+  if (state.draining) response.headers.set("Connection", "close");
+  if (!counted) return response;
+  const seconds = (performance.now() - started) / 1000;
+  state.metrics.observe(match.label, response.status, seconds);
+  if (state.config.accessLog) {
+    logEvent("request", {
+      method: method.slice(0, 16),
+      path: path.slice(0, 256),
+      status: response.status,
+      client,
+      ms: Math.round(seconds * 1e6) / 1000,
+    });
+  }
+  return response;
+}
+
+/** The RouteRequest a GET or HEAD is handed, its fields set for each request in turn (a POST, answered later, gets its own). */
+class PipelineRequest implements RouteRequest {
+  profile: RouteRequest["profile"] = "spec";
+  format: RouteRequest["format"] = "json";
+  head = false;
+  params: readonly string[] = [];
+  query = "";
+  url: string | null = null;
+  data: RouteRequest["data"];
+  clock: RouteRequest["clock"];
+  cost = 1;
+  req: Request | null = null;
+  server: Server<unknown> | null = null;
+  /** The client's address once resolved; UNRESOLVED until a route reads it. */
+  client: string | null | typeof UNRESOLVED = UNRESOLVED;
+  readonly trust: ProxyTrust;
+
+  /** `clock`: the service's clock, remembering the reading for the Date header. */
+  constructor(state: AppState, trust: ProxyTrust, clock: RouteRequest["clock"]) {
+    this.data = state.data;
+    this.clock = clock;
+    this.trust = trust;
+  }
+
+  get clientAddress(): string | null {
+    if (this.client === UNRESOLVED) this.client = clientOf(this.req!, this.server, this.trust).address;
+    return this.client;
+  }
+
+  ifNoneMatch(): string | null {
+    return this.req!.headers.get("if-none-match");
+  }
+
+  header(name: string): string | null {
+    return this.req!.headers.get(name);
+  }
+}
+
+/** A client address not resolved yet. */
+const UNRESOLVED = Symbol("unresolved client");
+
+/** `client`: the client's address, or UNRESOLVED: not known yet (PipelineRequest resolves it when read). */
+function respond(req: Request, server: Server<unknown> | null, url: string, target: RequestTarget, match: RouteMatch, client: string | null | typeof UNRESOLVED, state: AppState, spent: { cost: number }, reused: PipelineRequest): Response | Promise<Response> {
+  const method = req.method;
+  const head = method === "HEAD";
+  const route = match.route;
+  const allowed = route?.post ? ALLOWED_WITH_POST : ALLOWED_METHODS;
+  if (method === "OPTIONS") return state.data.responses.preflight(allowed);
+  const post = method === "POST" && route?.post !== undefined;
+  if (method !== "GET" && !head && !post) return errorAnswer(state, req, target, match, head, METHOD_NOT_ALLOWED(), { Allow: allowed });
+  try {
+    if (route !== null) {
+      if (post) {
+        const request: RouteRequest = {
+          profile: match.profile,
+          format: match.format,
+          head,
+          params: match.params,
+          query: target.query,
+          url: null,
+          clientAddress: client === UNRESOLVED ? clientOf(req, server, reused.trust).address : client,
+          ifNoneMatch: () => req.headers.get("if-none-match"),
+          header: (name) => req.headers.get(name),
+          data: state.data,
+          clock: reused.clock,
+          cost: 1,
+        };
+        const contentType = req.headers.get("content-type");
+        return readBody(req).then((body) => route.post!(request, body, contentType)).catch((error) => {
+          if (!(error instanceof HttpError)) throw error;
+          // Not the service's fault, but an operator wants to see it: one line, on stdout with the events.
+          if (error.status === CLIENT_CLOSED_STATUS || endsConnection(error)) logEvent("request_body_refused", { code: error.code, status: error.status, path: target.path.slice(0, 256) });
+          return errorAnswer(state, req, target, match, head, error, endsConnection(error) ? { Connection: "close" } : undefined);
+        });
+      }
+      reused.profile = match.profile;
+      reused.format = match.format;
+      reused.head = head;
+      reused.params = match.params;
+      reused.query = target.query;
+      reused.url = url;
+      reused.client = client;
+      reused.req = req;
+      reused.server = server;
+      reused.data = state.data; // a reload replaces the data
+      reused.cost = 1;
+      try {
+        const response = route.handle(reused, state);
+        spent.cost = reused.cost;
+        return response;
+      } finally {
+        reused.req = null; // no request kept alive past its answer
+        reused.server = null;
+      }
+    }
+    if (match.api) throw NOT_FOUND(); // an unknown path under /api
+    return sitePage(target.path, head, req.headers, state);
+  } catch (error) {
+    if (error instanceof HttpError) return errorAnswer(state, req, target, match, head, error);
+    // A lower layer's refusal of the client's input (names/: a bad lang, q or country) is a 4xx too.
+    if (error instanceof ZonetimeError && error.status >= 400 && error.status < 500) return errorAnswer(state, req, target, match, head, new HttpError(error.code, error.status, error.message));
+    throw error;
+  }
+}
+
+/** A client's mistake, in the route's dialect's error shape, else in the path's own format (`.txt`: text; JSON elsewhere). */
+function errorAnswer(state: AppState, req: Request, target: RequestTarget, match: RouteMatch, head: boolean, error: HttpError, extra?: Record<string, string>): Response {
+  const dialect = match.route?.dialect;
+  if (dialect) return dialect.error({ query: target.query, head, data: state.data, header: (name) => req.headers.get(name) }, error, extra);
+  const format = match.api ? match.format : "json";
+  return extra ? state.data.responses.error(error, format, head, extra) : state.data.responses.error(error, format, head);
+}
+
+/**
+ * The website's file at `path`, or (without a website) the API's index at `/`. An unknown
+ * path is the site's 404 page for a client that asks for HTML, the JSON error for any other.
+ */
+function sitePage(path: string, head: boolean, headers: Headers, state: AppState): Response {
+  const { responses } = state.data;
+  const site = state.site;
+  if (site === null) {
+    if (path !== "/") throw NOT_FOUND();
+    return responses.constantJson("index", () => ({
+      service: "zonetime",
+      tzdb: state.data.zones.tzdbVersion,
+      endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/clock?zones=", "/sync?t0=", "/api/... (WorldTimeAPI profile)", "/health", "/metrics", "/openapi.json"],
+    }), "public, max-age=300", head, headers.get("if-none-match"));
+  }
+  const file = site.lookup(path);
+  const page = file ?? (acceptsHtml(headers.get("accept")) ? site.notFound : null);
+  if (!page) throw NOT_FOUND();
+  return responses.siteFile(page, page.body, file ? 200 : 404, () => {
+    const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
+    if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
+    return headers;
+  }, head, headers.get("if-none-match"));
+}
+
+function rateLimited(state: AppState, decision: RateDecision, req: Request, target: RequestTarget, match: RouteMatch): Response {
+  state.metrics.rateLimited++;
+  const { burst, windowSeconds } = state.limiter!;
+  const error = new HttpError("rate_limited", 429, `too many requests: the limit is ${burst} per ${windowSeconds} seconds per client`);
+  return errorAnswer(state, req, target, match, req.method === "HEAD", error, { "Retry-After": String(decision.resetSeconds) });
+}
+
+export function internalError(state: AppState): Response {
+  return state.data.responses.error(new HttpError("internal", 500, "internal error"), "json", false);
+}

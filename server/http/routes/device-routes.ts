@@ -1,0 +1,106 @@
+// The handlers of the device routes (their rows are in routes.ts):
+//
+//   /timezone/{name}/device?at=   a TZ string right from `at` (default now) on any device libc
+//   /device?at=                   every name's, as JSON or `.txt`
+//   /device.csv?at=               the same as posix_tz_db's two-column CSV
+//
+// Cacheable (cacheable-answer.ts): a single answer is named by its own content (the string,
+// valid_until, refresh_after: cheap to find, a cached footer for most zones), the lists by
+// the instant they are computed at: `at`, or for now the start of the current period (the
+// hour; a minute or the second near a change), their `at` field. For a fixed `at` the answer
+// changes only with the data (a day); for now, it holds until the earliest refresh_after in
+// it, an hour at most.
+
+import { resolveNameParam } from "./time-objects.ts";
+import { cacheableAnswer } from "../caching/cacheable-answer.ts";
+import { deviceAnswer, deviceList, deviceListCsv, deviceListText } from "./device-answer.ts";
+import { CSV_TYPE } from "../pipeline/responses.ts";
+import { instantParam } from "./zone-routes.ts";
+import type { RouteRequest } from "../contract.ts";
+
+const DAY = 86400;
+const HOUR = 3600;
+
+function maxAge(fixed: boolean, now: number, refreshAfter: number): number {
+  return fixed ? DAY : Math.max(0, Math.min(HOUR, Math.floor(refreshAfter - now)));
+}
+
+/** `/timezone/{name*}/device` */
+export function device(request: RouteRequest): Response {
+  const { zones } = request.data;
+  const name = resolveNameParam(zones, request.params[0]!);
+  const at = instantParam(request, "at");
+  const now = at?.seconds ?? request.clock().seconds;
+  const { answer, refreshAfter } = deviceAnswer(zones, name, now, request.profile);
+  const key = `device|${request.profile}|${request.format}|${answer.timezone}|${answer.posix_tz}|${answer.valid_until}|${answer.refresh_after}`;
+  return cacheableAnswer(request, key, maxAge(at !== undefined, now, refreshAfter), () => request.format === "json" ? JSON.stringify(answer)
+    : `timezone: ${answer.timezone}\nposix_tz: ${answer.posix_tz}\nvalid_until: ${answer.valid_until ?? ""}\nrefresh_after: ${answer.refresh_after}\n`);
+}
+
+/**
+ * What a list built for an `?at=` costs the budget, whatever its size: building one walks
+ * every zone's rules (about 24 time objects' work: 1.6k lists a second against 39k time
+ * objects), and each new instant is a new build. A list for now is built once per period
+ * (below) and then costs what its body does, like any cached answer.
+ */
+export const DEVICE_LIST_BUILD_COST = 25;
+
+/** Periods a list for now is computed at the start of, coarsest first: an hour, a minute near a change, else the second. */
+const PERIODS = [HOUR, 60, 1];
+
+/** Per data, per profile: the earliest refresh_after of the list computed at a period's start (unix seconds). */
+const refreshOfPeriod = new WeakMap<object, Map<string, number>>();
+
+/**
+ * The instant a list for `now` is computed at: the start of the coarsest period whose list
+ * is still right now (its earliest refresh_after, which comes before any of its strings
+ * stops being right, is after `now`). Every worker picks the same one, so the key and the
+ * ETag change only with the data and the period, not every second, and a revalidation is a
+ * 304 that builds nothing once this worker knows the period.
+ */
+function periodStart(request: RouteRequest, now: number): number {
+  const { zones } = request.data;
+  let known = refreshOfPeriod.get(zones);
+  if (known === undefined) refreshOfPeriod.set(zones, (known = new Map()));
+  for (const period of PERIODS) {
+    const start = Math.floor(now / period) * period;
+    if (period === 1) return start;
+    const id = `${request.profile}|${start}`;
+    let refresh = known.get(id);
+    if (refresh === undefined) {
+      refresh = deviceList(zones, start, request.profile).refreshAfter;
+      if (known.size > 64) known.clear(); // old periods: a few a day
+      known.set(id, refresh);
+    }
+    if (now < refresh) return start;
+  }
+  return Math.floor(now);
+}
+
+function listAnswer(request: RouteRequest, csv: boolean): Response {
+  const at = instantParam(request, "at");
+  const fixed = at !== undefined;
+  const now = at?.seconds ?? request.clock().seconds;
+  const instant = fixed ? now : periodStart(request, now);
+  const format = csv ? "csv" : request.format;
+  const key = `device-list|${request.profile}|${format}|${fixed ? "at" : "now"}|${instant}`;
+  const build = () => {
+    const { list } = deviceList(request.data.zones, instant, request.profile);
+    return csv ? deviceListCsv(list) : request.format === "json" ? JSON.stringify(list) : deviceListText(list);
+  };
+  // For now: until the period's list should be asked for again (0 for a list of the second).
+  const refresh = fixed ? now : refreshOfPeriod.get(request.data.zones)?.get(`${request.profile}|${instant}`) ?? now;
+  const response = cacheableAnswer(request, key, maxAge(fixed, now, refresh), build, csv ? CSV_TYPE : undefined);
+  if (fixed && response.status === 200) request.cost = Math.max(request.cost, DEVICE_LIST_BUILD_COST); // a 304 stays 1
+  return response;
+}
+
+/** `/device` */
+export function deviceIndex(request: RouteRequest): Response {
+  return listAnswer(request, false);
+}
+
+/** `/device.csv` */
+export function deviceCsv(request: RouteRequest): Response {
+  return listAnswer(request, true);
+}
