@@ -72,8 +72,8 @@ describe("a remembered URL answers what its route answers", () => {
     const handler = createFetchHandler(state);
     now = { seconds: CHANGE, micros: 0 };
     for (let i = 0; i < 3; i++) expect((handler(new Request("http://big.example/timezone"), null) as Response).status).toBe(200);
-    expect(state.data.knownRequests.size).toBe(0);
+    expect(state.data.memos.answerKeys.size).toBe(0);
     expect((handler(new Request("http://big.example/timezone?country=AU"), null) as Response).status).toBe(200);
-    expect(state.data.knownRequests.size).toBe(1);
+    expect(state.data.memos.answerKeys.size).toBe(1);
   });
 });

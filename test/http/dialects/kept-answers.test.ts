@@ -7,7 +7,7 @@
 
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Instant } from "../../../server/core/clock.ts";
-import { KeptDialectAnswers } from "../../../server/http/dialects/kept-answers.ts";
+import { createMemos } from "../../../server/http/caching/memos.ts";
 import { createFetchHandler } from "../../../server/http/pipeline/handler.ts";
 import { createAppState } from "../../../server/http/pipeline/app-state.ts";
 import { loadData } from "../../../server/process/load-data.ts";
@@ -95,35 +95,34 @@ describe("a kept dialect answer is what the route answers", () => {
 });
 
 describe("the kept answers are bounded", () => {
-  test("by bytes: no long URL, no large body, and a budget the whole stays under", () => {
-    const kept = new KeptDialectAnswers();
+  test("by bytes: no long URL, and a budget the whole stays under", () => {
+    const kept = createMemos().dialectAnswers;
     const body = new Blob(["x".repeat(1000)]);
-    kept.keep(`http://h/${"a".repeat(300)}`, { body, type: "t", second: null, acceptLanguage: undefined });
-    kept.keep("http://h/big", { body: new Blob(["x".repeat(5000)]), type: "t", second: null, acceptLanguage: undefined });
+    kept.set(`http://h/${"a".repeat(300)}`, { body, type: "t", second: null, acceptLanguage: undefined });
     expect(kept.size).toBe(0);
     for (let i = 0; i < 10_000; i++) {
-      kept.keep(`http://h/${i}`, { body, type: "t", second: null, acceptLanguage: undefined });
-      expect(kept.bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
+      kept.set(`http://h/${i}`, { body, type: "t", second: null, acceptLanguage: undefined });
+      expect(kept.stats().bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
     }
     expect(kept.size).toBeGreaterThan(100);
     // The same URL kept again replaces its entry: the bytes do not grow.
-    const before = kept.bytes;
-    kept.keep("http://h/9999", { body, type: "t", second: null, acceptLanguage: undefined });
-    expect(kept.bytes).toBe(before);
+    const before = kept.stats().bytes;
+    kept.set("http://h/9999", { body, type: "t", second: null, acceptLanguage: undefined });
+    expect(kept.stats().bytes).toBe(before);
   });
 
   test("through the handler: answers are kept, and 20,000 distinct URLs stay within the budget", async () => {
     const state = createAppState(await loadData(await testDataDir()), () => now, await testConfig());
     const handler = createFetchHandler(state);
     now = { seconds: CHANGE, micros: 0 };
-    const kept = state.data.dialectAnswers;
+    const kept = state.data.memos.dialectAnswers;
     for (let i = 0; i < 20_000; i++) {
       const res = handler(new Request(`http://many.example/v2.1/get-time-zone?by=zone&zone=UTC&format=json&n=${i}`), null) as Response;
       expect(res.status).toBe(200);
       if (i === 0) expect(kept.size).toBe(1);
     }
     expect(kept.size).toBeGreaterThan(100);
-    expect(kept.bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
+    expect(kept.stats().bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
   });
 
   test("Google's answers keep Accept-Language's first tag, never the header: a 15 KB header costs 5 characters", async () => {
@@ -139,9 +138,9 @@ describe("the kept answers are bounded", () => {
       const made = await reference(new Request(`http://ref${fresh++}.example${path}`, { headers: { "Accept-Language": header } })).text();
       expect({ header: header.slice(0, 20), body }).toEqual({ header: header.slice(0, 20), body: made });
     }
-    const kept = state.data.dialectAnswers.recall(`http://tags.example${path}`)!;
+    const kept = state.data.memos.dialectAnswers.get(`http://tags.example${path}`)!;
     expect((kept.acceptLanguage ?? "").length).toBeLessThanOrEqual(30);
     handler(new Request(`http://long.example${path}`, { headers: { "Accept-Language": long } }), null);
-    expect(state.data.dialectAnswers.recall(`http://long.example${path}`)!.acceptLanguage).toBe("en-US");
+    expect(state.data.memos.dialectAnswers.get(`http://long.example${path}`)!.acceptLanguage).toBe("en-US");
   });
 });

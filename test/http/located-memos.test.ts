@@ -1,5 +1,5 @@
 // `/ip/{address}`, `/coordinates/{point}` and timeapi.io's queries remember where a parameter is
-// (server/http/caching/located-params.ts). A repeated parameter must answer exactly what it
+// (server/http/caching/memos.ts). A repeated parameter must answer exactly what it
 // answers when nothing is remembered: each answer below is compared with a service over
 // the same tables whose memory never recalls anything, at a fixed instant, for every
 // spelling, format and profile, repeated; a refused parameter stays refused.
@@ -9,7 +9,7 @@ import type { Instant } from "../../server/core/clock.ts";
 import { createFetchHandler } from "../../server/http/pipeline/handler.ts";
 import { createAppState } from "../../server/http/pipeline/app-state.ts";
 import type { AppState } from "../../server/http/contract.ts";
-import { LocatedParams } from "../../server/http/caching/located-params.ts";
+import { Memo } from "../../server/http/caching/memo.ts";
 import { loadData } from "../../server/process/load-data.ts";
 import { testConfig, testDataDir } from "../support/test-server.ts";
 
@@ -19,8 +19,11 @@ let handle: (req: Request) => Response;
 let reference: (req: Request) => Response;
 
 /** A memory that never recalls: every request runs the whole lookup. */
-class Forgetful<T> extends LocatedParams<T> {
-  override recall(): T | undefined {
+class Forgetful<T> extends Memo<T> {
+  constructor() {
+    super("forgetful", { maxEntries: 1, maxKeyLength: 0, maxBytes: 0 });
+  }
+  override get(): T | undefined {
     return undefined;
   }
 }
@@ -30,10 +33,10 @@ beforeAll(async () => {
   const config = await testConfig();
   remembering = createAppState(tables, () => now, config);
   const forgetful = createAppState(tables, () => now, config);
-  forgetful.data.addresses = new Forgetful();
-  forgetful.data.points = new Forgetful();
-  forgetful.data.queriedZones = new Forgetful();
-  forgetful.data.clockZones = new Forgetful();
+  forgetful.data.memos.addresses = new Forgetful();
+  forgetful.data.memos.points = new Forgetful();
+  forgetful.data.memos.timeapiZones = new Forgetful();
+  forgetful.data.memos.clockLists = new Forgetful();
   const a = createFetchHandler(remembering);
   const b = createFetchHandler(forgetful);
   handle = (req) => a(req, null) as Response;
@@ -86,7 +89,7 @@ describe("a remembered parameter answers what a full lookup answers", () => {
         expect({ query, ...(await seen(handle(new Request(url)))) }).toEqual({ query, ...(await seen(reference(new Request(url)))) });
       }
     }
-    expect(remembering.data.queriedZones.size).toBe(8);
+    expect(remembering.data.memos.timeapiZones.size).toBe(8);
   });
 
   test("/clock's lists of names, with and without an instant, and its refusals", async () => {
@@ -101,29 +104,16 @@ describe("a remembered parameter answers what a full lookup answers", () => {
         expect({ query, ...(await seen(handle(new Request(url)))) }).toEqual({ query, ...(await seen(reference(new Request(url)))) });
       }
     }
-    expect(remembering.data.clockZones.size).toBe(5);
+    expect(remembering.data.memos.clockLists.size).toBe(5);
   });
 
   test("found parameters are remembered; refused ones are not", () => {
-    const before = { addresses: remembering.data.addresses.size, points: remembering.data.points.size };
+    const before = { addresses: remembering.data.memos.addresses.size, points: remembering.data.memos.points.size };
     for (const path of ["/ip/not-an-address", "/ip/1.2.3", "/coordinates/91,0", "/coordinates/a,b"]) {
       for (let repeat = 0; repeat < 3; repeat++) expect(handle(new Request(`http://refused.example${path}`)).status).toBe(400);
     }
-    expect({ addresses: remembering.data.addresses.size, points: remembering.data.points.size }).toEqual(before);
+    expect({ addresses: remembering.data.memos.addresses.size, points: remembering.data.memos.points.size }).toEqual(before);
     expect(before.addresses).toBeGreaterThan(0);
     expect(before.points).toBeGreaterThan(0);
-  });
-});
-
-describe("the memory is bounded", () => {
-  test("by entries and by length", () => {
-    const memory = new LocatedParams<number>();
-    memory.remember("x".repeat(65), 1);
-    expect(memory.size).toBe(0);
-    for (let i = 0; i < 10_000; i++) {
-      memory.remember(`10.0.${i >> 8}.${i & 255}`, i);
-      expect(memory.size).toBeLessThanOrEqual(4096);
-    }
-    expect(memory.recall("10.0.39.15")).toBe(9999);
   });
 });
