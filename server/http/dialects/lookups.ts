@@ -6,21 +6,10 @@ import { parseIp } from "../../ip/address.ts";
 import { lookupKey } from "../../ip/special-ranges.ts";
 import type { ResolvedName } from "../../tz/zone-table.ts";
 import type { ApiData } from "../pipeline/api-data.ts";
-import { safeDecode } from "../pipeline/request-target.ts";
-
-const MAX_NAME_LENGTH = 64;
-/** A plain decimal number: no exponent, hex, NaN or Infinity (Number() takes all of them). */
-const DECIMAL = /^[+-]?(?:\d{1,3}(?:\.\d{0,20})?|\.\d{1,20})$/;
+import { zoneNamed } from "../params/zone-name.ts";
 
 export function zoneByName(data: ApiData, name: string): ResolvedName | null {
-  return name.length > MAX_NAME_LENGTH ? null : data.zones.resolve(name) ?? null;
-}
-
-/** Degrees from text, or null when it is no plain decimal number within ±limit. */
-export function degreesOf(text: string | undefined, limit: number): number | null {
-  if (text === undefined || !DECIMAL.test(text)) return null;
-  const value = Number(text);
-  return value >= -limit && value <= limit ? (value === 0 ? 0 : value) : null;
+  return zoneNamed(data.zones, name);
 }
 
 /** The zones at a point (the first is the answer); every geo.bin name resolves (load-data.ts checks). */
@@ -36,27 +25,6 @@ export function zoneOfIp(data: ApiData, text: string): ResolvedName | null | "ma
   if (key.version === 0) return null;
   const zoneName = data.ip.zoneFor(key);
   return zoneName === null ? null : data.zones.resolve(zoneName) ?? null;
-}
-
-/**
- * The query as a map of decoded values (first occurrence wins); `caseless`: keys lowercased.
- * `+` stays `+` in a query (`Etc/GMT+5` is sent unescaped); `form`: `+` is a space, as an
- * application/x-www-form-urlencoded body writes one.
- */
-export function queryMap(query: string, caseless: boolean, form = false): Map<string, string | null> {
-  const out = new Map<string, string | null>();
-  if (query.length === 0 || query.length > 16384) return out;
-  for (const pair of query.split("&")) {
-    if (pair === "") continue;
-    const eq = pair.indexOf("=");
-    const rawKey = eq >= 0 ? pair.slice(0, eq) : pair;
-    const decodedKey = safeDecode(form ? rawKey.replaceAll("+", " ") : rawKey);
-    if (decodedKey === null) continue;
-    const key = caseless ? decodedKey.toLowerCase() : decodedKey;
-    if (out.has(key)) continue;
-    out.set(key, safeDecode(form ? (eq >= 0 ? pair.slice(eq + 1) : "").replaceAll("+", " ") : eq >= 0 ? pair.slice(eq + 1) : ""));
-  }
-  return out;
 }
 
 /** A language as Google's `language` and Accept-Language name one: `fr`, `zh-TW`, `sr_Latn`. */

@@ -5,7 +5,8 @@
 // every answer formats as RFC 3339; the zone's local time must be in those years too
 // (checkLocalYears), which cuts a few hours at each end for zones away from UTC.
 // A leap second (`2016-12-31T23:59:60Z`, valid RFC 3339) is read as Temporal reads it:
-// clamped to :59 of the same minute (unix time has no 61st second to name).
+// clamped to :59 of the same minute (unix time has no 61st second to name). An offset's
+// `+` sent unescaped arrives as a space (params/query.ts) and is read as `+`.
 
 import { daysFromCivil, daysInMonth, SECONDS_PER_DAY } from "../../core/calendar.ts";
 import type { Instant } from "../../core/clock.ts";
@@ -16,7 +17,7 @@ import { badRequest } from "../pipeline/http-errors.ts";
 export { MAX_SECONDS, MIN_SECONDS };
 
 const UNIX = /^(-?)(\d{1,12})(?:\.(\d{1,6}))?$/;
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+ -])(\d{2}):(\d{2}))$/;
 
 export const invalidAt = () => badRequest("bad_at",
   "invalid at: use unix seconds (up to 6 fraction digits) or an RFC 3339 instant such as 2026-11-21T10:00:00Z");

@@ -8,7 +8,7 @@ import { resolveLocale } from "../../names/locale-tag.ts";
 import type { Locale } from "../../names/names-table.ts";
 import type { ResolvedName } from "../../tz/zone-table.ts";
 import { badRequest } from "../pipeline/http-errors.ts";
-import { queryParam } from "../pipeline/request-target.ts";
+import { queryParam } from "./query.ts";
 import type { RouteRequest } from "../contract.ts";
 
 /** The locale `?lang=` asks for; null when there is none or the profile takes none. */

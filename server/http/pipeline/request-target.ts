@@ -38,23 +38,3 @@ export function safeDecode(text: string): string | null {
     return null;
   }
 }
-
-/** The raw value of one query parameter (first occurrence), percent-decoded; `+` stays `+`. */
-export function queryParam(query: string, name: string): string | null | undefined {
-  if (query.length === 0) return undefined;
-  // A scan by index: no array of pairs per call (a route reads several parameters per request).
-  const n = query.length;
-  const k = name.length;
-  let at = 0;
-  while (at <= n) {
-    let end = query.indexOf("&", at);
-    if (end < 0) end = n;
-    if (query.startsWith(name, at)) {
-      const after = at + k;
-      if (after === end) return "";
-      if (query.charCodeAt(after) === 61 /* = */) return safeDecode(query.slice(after + 1, end));
-    }
-    at = end + 1;
-  }
-  return undefined;
-}

@@ -11,7 +11,7 @@
 // changes only with the data (a day); for now, it holds until the earliest refresh_after in
 // it, an hour at most.
 
-import { resolveNameParam } from "./time-objects.ts";
+import { resolveNameParam } from "../params/zone-name.ts";
 import { cacheableAnswer } from "../caching/cacheable-answer.ts";
 import { deviceAnswer, deviceList, deviceListCsv, deviceListText } from "./device-answer.ts";
 import { CSV_TYPE } from "../pipeline/responses.ts";

@@ -11,7 +11,7 @@
 import type { Instant } from "../../core/clock.ts";
 import type { AppState } from "../contract.ts";
 import { badRequest, HttpError } from "../pipeline/http-errors.ts";
-import { queryParam } from "../pipeline/request-target.ts";
+import { queryParam } from "../params/query.ts";
 import type { RouteRequest } from "../contract.ts";
 
 /**

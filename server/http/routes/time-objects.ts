@@ -9,27 +9,27 @@
 //   ...with `.txt` for plain text, a trailing slash allowed, `?at=` for another instant,
 //   and all of it again under /api in the WorldTimeAPI profile.
 
+import { countryCode } from "../params/country.ts";
 import { asciiLowerCase } from "../../core/ascii-fold.ts";
 import type { Instant } from "../../core/clock.ts";
 import { formatIp, parseIp, type IpAddress } from "../../ip/address.ts";
 import { lookupKey } from "../../ip/special-ranges.ts";
 import type { ResolvedName, ZoneTable } from "../../tz/zone-table.ts";
 import { checkLocalYears, invalidAt, parseAt } from "../params/at-param.ts";
-import { parseCoordinates } from "../params/coordinates-param.ts";
+import { parseCoordinates } from "../params/point.ts";
 import { badRequest, MALFORMED_IP, MALFORMED_PATH, NOT_FOUND, UNKNOWN_LOCATION } from "../pipeline/http-errors.ts";
-import { queryParam, safeDecode } from "../pipeline/request-target.ts";
+import { safeDecode } from "../pipeline/request-target.ts";
+import { queryParam } from "../params/query.ts";
 import { ALWAYS, cacheableAnswer } from "../caching/cacheable-answer.ts";
 import { listBody } from "../pipeline/responses.ts";
 import type { RouteRequest } from "../contract.ts";
 import { withTimezoneName } from "../params/lang-param.ts";
+import { nameParam } from "../params/zone-name.ts";
 import { countryZones, searchZones } from "../../names/zone-search.ts";
 import { searchFold } from "../../core/search-fold.ts";
 
 /** Lists change only with the data. */
 const LIST_MAX_AGE = 3600;
-
-/** A name longer than this is no name: refuse it before any work. */
-const MAX_NAME_LENGTH = 64;
 
 /** `/timezone`: every name; at the root `?country=CC` (zone.tab's names) or `?q=TEXT` (the names a word may mean). */
 export function timezoneList(request: RouteRequest): Response {
@@ -40,10 +40,10 @@ export function timezoneList(request: RouteRequest): Response {
     if (country === null || q === null) throw badRequest("bad_parameter", "invalid query: broken percent-encoding");
     if (country !== undefined || q !== undefined) {
       // A key names one validity: a refusal is never cached, so a kept answer's query was
-      // valid and a repeated query skips the search. (A country is upper-cased only when it
-      // is two ASCII letters: "ß" must not meet "SS".)
+      // valid and a repeated query skips the search. (params/country.ts: a code that is no two
+      // ASCII letters keys its own refusal.)
       const key = country !== undefined
-        ? `country|${request.format}|${ASCII_CODE.test(country) ? country.toUpperCase() : `?${country}`}`
+        ? `country|${request.format}|${countryCode(country) ?? `?${country}`}`
         : `q|${request.format}|${q}`;
       let names: string[] | null = null;
       if (data.answers.get(key) === undefined) names = zoneNames(request, country, q!);
@@ -55,8 +55,6 @@ export function timezoneList(request: RouteRequest): Response {
   }
   return cacheableAnswer(request, `list|${request.format}|`, LIST_MAX_AGE, () => listBody(request.data.zones.names, request.format), undefined, ALWAYS);
 }
-
-const ASCII_CODE = /^[A-Za-z]{2}$/;
 
 /** zone.tab's names for `country`, or the names `q` may mean; a 400 for a bad one. */
 function zoneNames(request: RouteRequest, country: string | undefined, q: string): string[] {
@@ -74,27 +72,6 @@ function placeZone(request: RouteRequest, q: string, folded: string): string[] {
     if (searchFold(place.name) === folded) return [place.timezone];
   }
   return [];
-}
-
-/** A raw `{name*}` parameter decoded, with the refusals every name route shares (no lookup). */
-export function nameParam(raw: string): string {
-  if (raw.length > MAX_NAME_LENGTH * 3) throw UNKNOWN_LOCATION();
-  const name = safeDecode(raw);
-  if (name === null) throw MALFORMED_PATH();
-  if (name.length > MAX_NAME_LENGTH) throw UNKNOWN_LOCATION();
-  return name;
-}
-
-/** A raw `{name*}` parameter as a Zone or Link, or 404 unknown location. */
-export function resolveNameParam(zones: ZoneTable, raw: string): ResolvedName {
-  return resolveName(zones, nameParam(raw));
-}
-
-/** A decoded name (a path parameter, or a query parameter such as /convert's `from`) as a Zone or Link, or 404. */
-export function resolveName(zones: ZoneTable, name: string): ResolvedName {
-  const resolved = name.length > MAX_NAME_LENGTH ? undefined : zones.resolve(name);
-  if (!resolved) throw UNKNOWN_LOCATION();
-  return resolved;
 }
 
 /** `/timezone/{name*}`: a time object, or the names under a prefix. */

@@ -9,14 +9,13 @@
 import type { Instant } from "../../core/clock.ts";
 import { checkLocalYears, invalidAt, parseAt } from "../params/at-param.ts";
 import { badRequest, notFound } from "../pipeline/http-errors.ts";
-import { queryParam } from "../pipeline/request-target.ts";
+import { queryParam } from "../params/query.ts";
+import { MAX_NAME_LENGTH, zoneNamed } from "../params/zone-name.ts";
 import type { RouteRequest } from "../contract.ts";
 import type { ResolvedName } from "../../tz/zone-table.ts";
 
 /** The most names one /clock answers (more is a 400). */
 export const MAX_CLOCK_ZONES = 100;
-/** A longer name is no name (as on /timezone/{name}); an error quotes at most this much of it. */
-const MAX_NAME_LENGTH = 64;
 const encoder = new TextEncoder();
 const OPEN = encoder.encode("[");
 const JSON_SEPARATOR = encoder.encode(",");
@@ -43,7 +42,7 @@ function requestedZones(request: RouteRequest): ResolvedName[] {
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
     if (name === "") throw badRequest("bad_parameter", `invalid zones: name ${i + 1} is empty`);
-    const found = name.length > MAX_NAME_LENGTH ? undefined : zones.resolve(name);
+    const found = zoneNamed(zones, name);
     // The message starts as the single route's does ("unknown location"), for clients that match on it.
     if (!found) throw notFound("unknown_location", `unknown location: ${quoted(name)}`);
     resolved.push(found);

@@ -16,7 +16,8 @@ import { zoneStateAt } from "../../../time-object/zone-state.ts";
 import { instantOfLocal, type Disambiguation } from "../../../tz/local-time.ts";
 import type { ResolvedName } from "../../../tz/zone-table.ts";
 import type { RouteRequest } from "../../contract.ts";
-import { queryMap, zoneByName } from "../lookups.ts";
+import { zoneByName } from "../lookups.ts";
+import { queryMap } from "../../params/query.ts";
 import { sendJson } from "./legacy-routes.ts";
 import { currentTimeFields, dotnetLocal, INVALID_TIMEZONE, timeapiError, weekdayOfLocal } from "./timeapi-format.ts";
 
@@ -46,7 +47,7 @@ export function parseBody(text: string, contentType: string | null): Body {
     return out;
   }
   if (trimmed === "" || (contentType !== null && contentType.toLowerCase().startsWith("application/json"))) throw timeapiError("Invalid request body");
-  for (const [key, value] of queryMap(trimmed, true, true)) if (value !== null) out.set(key, value);
+  for (const [key, value] of queryMap(trimmed, true)) if (value !== null) out.set(key, value);
   return out;
 }
 

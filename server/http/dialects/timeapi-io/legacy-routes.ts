@@ -17,7 +17,9 @@ import type { Instant } from "../../../core/clock.ts";
 import { currentOrNextDstRun, observesDst, zoneStateAt } from "../../../time-object/zone-state.ts";
 import type { ResolvedName } from "../../../tz/zone-table.ts";
 import type { RouteRequest } from "../../contract.ts";
-import { degreesOf, queryMap, zoneByName, zoneOfIp, zonesAtPoint } from "../lookups.ts";
+import { zoneByName, zoneOfIp, zonesAtPoint } from "../lookups.ts";
+import { degreesOf } from "../../params/point.ts";
+import { queryMap } from "../../params/query.ts";
 import {
   currentTimeFields, dotnetLocal, durationObject, INVALID_TIMEZONE, JSON_TYPE, nodaInstant, offsetObject, timeapiError,
   weekdayOfLocal,

@@ -11,7 +11,8 @@ import type { ApiData } from "../../pipeline/api-data.ts";
 import { costOfBody } from "../../limits/answer-cost.ts";
 import type { Holds } from "../../caching/cacheable-answer.ts";
 import { keptAnswer } from "../kept-answers.ts";
-import { queryMap, xmlEscape } from "../lookups.ts";
+import { xmlEscape } from "../lookups.ts";
+import { queryMap } from "../../params/query.ts";
 
 export type Value = string | number | null;
 export type Row = [string, Value][];

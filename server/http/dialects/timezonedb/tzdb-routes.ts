@@ -9,6 +9,7 @@
 // /v2/ names the period bounds dstStart/dstEnd, /v2.1/ zoneStart/zoneEnd with regionName and
 // cityName (as the captures of each show). `timestamp` is the local wall time as unix seconds.
 
+import { countryCode } from "../../params/country.ts";
 import { ALWAYS, type Holds } from "../../caching/cacheable-answer.ts";
 import { formatDateTime, FIRST_RFC3339_SECOND, LAST_RFC3339_SECOND } from "../../../core/time-format.ts";
 import { zoneStateAt } from "../../../time-object/zone-state.ts";
@@ -16,7 +17,9 @@ import type { ResolvedName } from "../../../tz/zone-table.ts";
 import type { ApiData } from "../../pipeline/api-data.ts";
 import type { RouteRequest } from "../../contract.ts";
 import { zoneOfAbbreviation } from "../abbreviation-zones.ts";
-import { degreesOf, queryMap, zoneByName, zoneOfIp, zonesAtPoint } from "../lookups.ts";
+import { zoneByName, zoneOfIp, zonesAtPoint } from "../lookups.ts";
+import { degreesOf } from "../../params/point.ts";
+import { queryMap } from "../../params/query.ts";
 import { failed, narrow, outputOptions, render, type Row, type Value } from "./tzdb-output.ts";
 
 export type ApiVersion = "v2" | "v2.1";
@@ -25,7 +28,6 @@ export type ApiVersion = "v2" | "v2.1";
 const CITY_PAGE = 10;
 
 const UNIX = /^-?\d{1,12}$/;
-const COUNTRY = /^[A-Za-z]{2}$/;
 
 /** The instant asked about (`time=`, else now), and how long the URL names the same answer: for good, or for the current second. */
 function instantOf(request: RouteRequest, query: Map<string, string | null>): { at: number; holds: Holds } {
@@ -79,9 +81,9 @@ export function zoneRow(data: ApiData, zone: ResolvedName, at: number, version: 
  */
 function byCity(request: RouteRequest, query: Map<string, string | null>, at: number, version: ApiVersion): { row: Row; list: Row[] } {
   const { data } = request;
-  const code = (query.get("country") ?? "").toUpperCase();
+  const code = countryCode(query.get("country") ?? "");
   const city = (query.get("city") ?? "").replace(/\*+$/, "").trim();
-  if (!COUNTRY.test(code) || city === "" || city.length > 100) throw failed("Invalid country or city.");
+  if (code === null || city === "" || city.length > 100) throw failed("Invalid country or city.");
   const pageText = query.get("page") ?? "1";
   const page = /^\d{1,4}$/.test(pageText) ? Number(pageText) : 0;
   if (page < 1) throw failed("Invalid page.");
@@ -176,7 +178,7 @@ export function listTimeZone(request: RouteRequest): Response {
   const options = outputOptions(query);
   const { at, holds } = instantOf(request, query);
   const code = query.get("country");
-  if (code !== undefined && code !== "" && (code === null || !COUNTRY.test(code))) throw failed("Invalid country code.");
+  if (code !== undefined && code !== "" && (code === null || countryCode(code) === null)) throw failed("Invalid country code.");
   const zoneText = query.get("zone");
   if (zoneText === null || (zoneText !== undefined && zoneText.length > 64)) throw failed("Invalid zone.");
   const matches = zoneText ? wildcard(zoneText) : null;

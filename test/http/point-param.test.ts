@@ -1,7 +1,7 @@
 // The {lat},{lng} segment: what parses, and the message for each way it can be wrong.
 
 import { describe, expect, test } from "bun:test";
-import { parseCoordinates } from "../../server/http/params/coordinates-param.ts";
+import { parseCoordinates } from "../../server/http/params/point.ts";
 import { HttpError } from "../../server/http/pipeline/http-errors.ts";
 
 const refusal = (segment: string) => {
