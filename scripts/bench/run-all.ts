@@ -1,4 +1,4 @@
-// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, places, memory per worker, HTTP, the fetch handler's CPU per request in process, the world clock, costly answers (304 vs 200, one client's CPU share), every route's price against its cost, London under hostile clients, the site's map under a throttled phone profile. Builds
+// `bun run bench`: every benchmark, in order: tz tables, zone queries, coordinates table, IP tables, places, memory per worker, HTTP, the fetch handler's CPU per request in process, what each memo store buys, the world clock, costly answers (304 vs 200, one client's CPU share), every route's price against its cost, London under hostile clients, the site's map under a throttled phone profile. Builds
 // generated/ first when it is missing. Timings are reported as ratios to baselines
 // measured in the same run, never asserted.
 
@@ -11,6 +11,7 @@ import { benchCostlyAnswers } from "./costly-answers.ts";
 import { benchHostileLoad } from "./hostile-load.ts";
 import { benchHandlerCpu } from "./handler-cpu.ts";
 import { benchMapLoad } from "./map-load.ts";
+import { benchMemoGains } from "./memo-gains.ts";
 import { benchHttp } from "./http.ts";
 import { benchWorldClock } from "./world-clock.ts";
 import { benchGeo } from "./geo-lookup.ts";
@@ -44,6 +45,8 @@ console.log();
 await benchHttp(dataDir);
 console.log();
 await benchHandlerCpu(dataDir);
+console.log();
+await benchMemoGains(dataDir);
 console.log();
 await benchWorldClock(dataDir);
 console.log();

@@ -28,7 +28,7 @@ export interface RouteRequest {
   query: string;
   /**
    * req.url, the key under which a `remembered` row's answer is found again
-   * (known-requests.ts); null where the answer also depends on a body (POST).
+   * (caching/memos.ts, answerKeys); null where the answer also depends on a body (POST).
    */
   url: string | null;
   /** The resolved client address (socket peer, or the trusted proxy's client), if known. */
@@ -40,8 +40,8 @@ export interface RouteRequest {
   data: ApiData;
   clock: Clock;
   /**
-   * What the answer costs the client's rate limit budget (README, "What an answer costs"):
-   * 1 unless the handler sets more (cost.ts), charged once the answer is made.
+   * What the answer costs the client's rate limit budget (docs/rate-limits.md):
+   * 1 unless the handler sets more (limits/answer-cost.ts), charged once the answer is made.
    */
   cost: number;
 }

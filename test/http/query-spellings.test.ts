@@ -43,7 +43,7 @@ async function answer(path: string, query: string) {
 
 describe("three spellings of one query, one answer", () => {
   test.each(CASES)("%s %o", async (path, params) => {
-    const [plus, percent, searchParams] = await Promise.all([withPlus(params), withPercent(params), bySearchParams(params)].map((q) => answer(path, q)));
+    const [plus, percent, searchParams] = await Promise.all([withPlus(params), withPercent(params), bySearchParams(params)].map((q) => answer(path, q))) as [Awaited<ReturnType<typeof answer>>, Awaited<ReturnType<typeof answer>>, Awaited<ReturnType<typeof answer>>];
     expect(plus.status).toBe(200);
     expect(percent).toEqual(plus);
     expect(searchParams).toEqual(plus);

@@ -32,7 +32,7 @@ export const MAX_SEGMENTS = 8;
 /** `.` and `..` as the URL parser recognises them: `%2e` for any dot, in either case. */
 const DOT_SEGMENTS = [".", "%2e", "%2E", "..", ".%2e", ".%2E", "%2e.", "%2E.", "%2e%2e", "%2e%2E", "%2E%2e", "%2E%2E"];
 
-/** `.txt` in every letter case, as routes.ts accepts it. */
+/** `.txt` in every letter case, as routing/match-route.ts accepts it. */
 const TXT = ["txt", "txT", "tXt", "tXT", "Txt", "TxT", "TXt", "TXT"].map((t) => `.${t}`);
 
 export const REFUSED: RawPath = Object.freeze({ refused: true });

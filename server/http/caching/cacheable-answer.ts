@@ -9,7 +9,7 @@
 //
 // A route whose row is `remembered(handler)` also tells, by `holds`, how long its URL names
 // the same key: then the same URL again is answered from the cache before the handler
-// parses anything (known-requests.ts).
+// parses anything (caching/memos.ts, answerKeys).
 
 import { costOfBody } from "../limits/answer-cost.ts";
 import type { CachedAnswer } from "./answer-cache.ts";

@@ -1,4 +1,4 @@
-// The dialects' rows of the route table (routes.ts puts them first): timeapi.io under /api
+// The dialects' rows of the route table (routing/route-table.ts puts them first): timeapi.io under /api
 // (caseless, beside the WorldTimeAPI profile, none of whose names they shadow), TimeZoneDB at
 // /v2.1/ and /v2/, Google at /maps/api/timezone/. Each row names the dialect whose error
 // shape it answers in. TimeZoneDB's and Google's answers are kept per URL while they hold

@@ -1,6 +1,6 @@
 // Per-client rate limits (RATE_LIMIT, e.g. 120/60s: a burst of 120 tokens, refilled at
-// 2/s), weighted by what an answer costs (README, "What an answer costs"): a time object
-// costs 1, a transitions answer 1 per 100 entries more, and so on (cost.ts).
+// 2/s), weighted by what an answer costs (docs/rate-limits.md): a time object
+// costs 1, a larger answer 1 more per 16 KiB of body, and so on (answer-cost.ts).
 //
 //   take(clientKey, cost)    before answering: admitted while the client has a token, charged `cost`
 //   charge(clientKey, cost)  after answering: the rest of the cost, known once the answer is

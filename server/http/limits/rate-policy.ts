@@ -4,7 +4,7 @@
 // full again. A bucket holds `burst` tokens refilled over `windowSeconds`; each token
 // refills in `interval` = windowSeconds / burst seconds.
 //
-// Answers cost unequal amounts (README, "What an answer costs"), and a route knows an
+// Answers cost unequal amounts (docs/rate-limits.md), and a route knows an
 // answer's cost only once it has it (the entries a transitions window holds). So a request
 // is ADMITTED while its client's bucket holds at least one token, and CHARGED its whole
 // cost, which may take the bucket below zero: the debt is paid by waiting, so over any

@@ -1,5 +1,5 @@
 // The fetch handler: who the client is (socket peer, or through trusted proxies), rate
-// limits, the route table (routes.ts) and then the website, `Connection: close` while
+// limits, the route table (routing/) and then the website, `Connection: close` while
 // draining, metrics and the access log. Any exception that escapes is logged and answered
 // with a JSON 500, never a stack trace (and every 500 is a bug).
 
@@ -16,8 +16,6 @@ import { ZonetimeError } from "../../core/errors.ts";
 import type { RateDecision } from "../limits/rate-limiter.ts";
 import { CLIENT_CLOSED_STATUS, endsConnection, readBody } from "./request-body.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
-import { Memo } from "../caching/memo.ts";
-import { MB, URL_KEY } from "../caching/memos.ts";
 import { API_PREFIX } from "../routing/route-table.ts";
 import { matchRoute, REFUSED_PATH } from "../routing/match-route.ts";
 import type { FetchHandler, RawPath, RouteMatch, RouteRequest } from "../contract.ts";
@@ -29,7 +27,7 @@ import { PAGE_SECURITY_HEADERS } from "../bun/static-site.ts";
 export function createFetchHandler(state: AppState, options: { counted?: boolean } = {}): FetchHandler {
   const counted = options.counted ?? true;
   const trust: ProxyTrust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
-  // What the answer cost (routes.ts, RouteRequest.cost): one holder, the handler being synchronous.
+  // What the answer cost (contract.ts, RouteRequest.cost): one holder, the handler being synchronous.
   const spent = { cost: 1 };
   // The Date header names the second of this request's own clock reading (the one its body
   // was made from), else of a reading taken as it leaves: Bun's own Date is refreshed by a
@@ -37,14 +35,13 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
   const dated: DatedClock = { reading: null, read: () => (dated.reading = state.clock()) };
   // One RouteRequest, refilled per request (the handler is synchronous): no object or closure per request.
   const request = new PipelineRequest(state, trust, dated.read);
-  const routes = new Memo<RoutedTarget>("routes", { maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 4 * MB }, () => ROUTED_BYTES);
-  if (counted) state.metrics.memoSources.push(() => [routes]);
   return (req, server, raw) => {
     const started = performance.now();
     dated.reading = null;
     const url = req.url;
-    const routed = routedTarget(routes, url);
-    const target = routed.target;
+    // Routed afresh each time: a memo of URL -> route measured no gain (scripts/bench/memo-gains.ts, issue 31).
+    const target = requestTarget(url);
+    const routedMatch = matchRoute(target.path);
     // Who the client is costs Bun about a microsecond (requestIP): resolved here only when a
     // limit or the access log needs it for every request, else when a route reads it.
     let client: string | null = null;
@@ -57,7 +54,7 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
       const refused = state.data.responses.error(DUPLICATE_HOST(), "json", req.method === "HEAD", { Connection: "close" });
       return finish(state, dated, counted, req.method, target.path, REFUSED_PATH, client, started, null, refused);
     }
-    const match = raw === undefined ? routed.match : checkedMatch(routed.match, raw);
+    const match = raw === undefined ? routedMatch : checkedMatch(routedMatch, raw);
     let response: Response | Promise<Response>;
     let decision: RateDecision | null = null;
     try {
@@ -76,32 +73,6 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
     }
     return finish(state, dated, counted, req.method, target.path, match, client, started, decision, response);
   };
-}
-
-/** A URL's target and route: pure functions of the URL and the static route table. */
-interface RoutedTarget {
-  target: RequestTarget;
-  match: RouteMatch;
-}
-
-/** A routed target's objects beside its key: its slices, match and params (2.7 MB of heap for 4,096 entries of 256-character URLs, measured). */
-const ROUTED_BYTES = 400;
-
-/**
- * A URL's target (path and query) and route: pure functions of the URL and the static
- * route table, and clients ask the same few URLs again and again (a clock polls its zone
- * every minute), so they are kept per URL, per handler (no data in them: a reload changes
- * nothing). The result is shared between requests: frozen.
- */
-function routedTarget(memo: Memo<RoutedTarget>, url: string): RoutedTarget {
-  const known = memo.get(url);
-  if (known !== undefined) return known;
-  const target = Object.freeze(requestTarget(url));
-  const match = matchRoute(target.path);
-  Object.freeze(match.params);
-  const routed: RoutedTarget = Object.freeze({ target, match: Object.freeze(match) });
-  memo.set(url, routed);
-  return routed;
 }
 
 /** The service's clock, remembering its last reading (the handler is synchronous: a GET's own). */

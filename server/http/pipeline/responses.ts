@@ -132,10 +132,6 @@ export class Responses {
     return answer(body, { status: error.status, headers: extra ? { ...this.errors[format], ...extra } : this.errors[format] });
   }
 
-  methodNotAllowed(format: Format, error: ZonetimeError): Response {
-    return this.error(error, format, false, { Allow: ALLOWED_METHODS });
-  }
-
   /** CORS preflight: no body, which methods and headers may follow, and for how long. */
   preflight(allowed = ALLOWED_METHODS): Response {
     return new Response(null, {

@@ -1,4 +1,4 @@
-// The API's route handlers (their rows are in routes.ts):
+// The API's route handlers (their rows are in routing/route-table.ts):
 //
 //   /timezone                       every name
 //   /timezone/{area}[/{sub}]        the names under a prefix (America, America/Argentina)

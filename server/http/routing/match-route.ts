@@ -114,7 +114,7 @@ interface Candidates {
 
 function candidates(): Record<Profile, Candidates> {
   const firstCased = COMPILED.findIndex((r) => !r.caseless);
-  if (firstCased >= 0 && COMPILED.slice(firstCased).some((r) => r.caseless)) throw new Error("routes.ts: caseless rows must come before every other row");
+  if (firstCased >= 0 && COMPILED.slice(firstCased).some((r) => r.caseless)) throw new Error("route-table.ts: caseless rows must come before every other row");
   const make = (profile: Profile): Candidates => {
     const eligible = COMPILED.filter((r) => !(r.row.on === "raw" && profile === "wta") && !(r.row.only === "wta" && profile !== "wta"));
     const segmentOf = (r: CompiledRoute) => {
@@ -133,7 +133,7 @@ function candidates(): Record<Profile, Candidates> {
     for (const r of eligible) {
       if (!r.caseless) continue;
       const first = segmentOf(r);
-      if (first === "") throw new Error(`routes.ts: caseless row ${r.row.pattern} needs a literal first segment`);
+      if (first === "") throw new Error(`route-table.ts: caseless row ${r.row.pattern} needs a literal first segment`);
       caselessBySegment.set(first, [...(caselessBySegment.get(first) ?? []), r]);
     }
     return { bySegment, any, caselessBySegment };
@@ -178,7 +178,7 @@ export function matchRoute(rawPath: string): RouteMatch {
     path = path.slice(0, -4);
   }
   if (path.length > 1 && path.charCodeAt(path.length - 1) === SLASH) path = path.slice(0, -1);
-  // Raw rows take one trailing slash too (`/sync/`), as README promises of every path.
+  // Raw rows take one trailing slash too (`/sync/`), as docs/api.md promises of every path.
   const rawPathNoSlash = rawPath.length > 1 && rawPath.charCodeAt(rawPath.length - 1) === SLASH ? rawPath.slice(0, -1) : rawPath;
   const slash = path.indexOf("/", 1);
   const segment = slash < 0 ? path : path.slice(0, slash);
