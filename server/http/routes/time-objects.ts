@@ -24,7 +24,7 @@ import { ALWAYS, cacheableAnswer } from "../caching/cacheable-answer.ts";
 import { listBody } from "../pipeline/responses.ts";
 import type { RouteRequest } from "../contract.ts";
 import { withTimezoneName } from "../params/lang-param.ts";
-import { nameParam } from "../params/zone-name.ts";
+import { nameParam, zoneNamed } from "../params/zone-name.ts";
 import { countryZones, searchZones } from "../../names/zone-search.ts";
 import { searchFold } from "../../core/search-fold.ts";
 
@@ -78,7 +78,7 @@ function placeZone(request: RouteRequest, q: string, folded: string): string[] {
 export function timezoneName(request: RouteRequest): Response {
   const { zones, responses } = request.data;
   const name = nameParam(request.params[0]!);
-  const resolved = zones.resolve(name);
+  const resolved = zoneNamed(zones, name);
   if (resolved) return timeObjectOf(request, resolved);
   // Each list its own answer (and ETag), named by its folded prefix; a prefix with no names is 404.
   const folded = asciiLowerCase(name);
