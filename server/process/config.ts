@@ -41,7 +41,7 @@ export interface Config {
   /**
    * How long a draining process keeps listening, answering with `Connection: close`,
    * before it stops accepting: keep-alive connections then end on an answer of ours,
-   * never cut while a request is on its way (see README, "Restarts without errors").
+   * never cut while a request is on its way (see docs/operations.md, "Restarts without errors").
    */
   drainGraceMs: number;
   /**

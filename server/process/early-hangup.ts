@@ -3,7 +3,7 @@
 // it (the default action), and reading and compiling the rest of the modules takes tens of
 // milliseconds before signals.ts or the supervisor could install theirs. So this one only
 // counts: the real handler takes over (takeOverHangup) and acts on what came meanwhile, once
-// serving, as README promises. It imports nothing, so nothing is loaded before it.
+// serving, as docs/operations.md promises. It imports nothing, so nothing is loaded before it.
 
 let received = 0;
 const early = () => {

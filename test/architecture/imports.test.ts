@@ -5,10 +5,9 @@
 // drift apart.
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
-import ts from "typescript";
+import { dirname, join } from "node:path";
+import { codeFiles, type Import, importsOf, importsUnder, ROOT } from "../support/import-scan.ts";
 
-const ROOT = resolve(import.meta.dir, "..", "..");
 const README = readFileSync(join(ROOT, "server", "README.md"), "utf8");
 
 function fencedBlock(info: string): string[] {
@@ -29,35 +28,6 @@ const LAYERS = new Map<string, Set<string>>(
 );
 const SCRIPTS_MAY_IMPORT = new Set(fencedBlock("scripts-may-import"));
 
-const CODE = /\.(ts|tsx|mts|mjs|js|astro)$/;
-function* codeFiles(folder: string): Generator<string> {
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name === "dist" || entry.name.startsWith(".")) continue;
-    const full = join(folder, entry.name);
-    if (entry.isDirectory()) yield* codeFiles(full);
-    else if (CODE.test(entry.name)) yield full;
-  }
-}
-
-const rel = (full: string) => relative(ROOT, full).split(sep).join("/");
-
-interface Import {
-  /** The importing file, repo-relative. */
-  from: string;
-  /** The imported file, repo-relative (relative specifiers only; packages are not ours). */
-  to: string;
-}
-
-/** Every relative import in `file`, resolved to a repo-relative path. */
-export function importsOf(file: string, source = readFileSync(file, "utf8")): Import[] {
-  // .astro: the frontmatter and scripts are TypeScript; the pre-processor reads past the markup.
-  const info = ts.preProcessFile(source, true, true);
-  return info.importedFiles
-    .map((f) => f.fileName)
-    .filter((spec) => spec.startsWith("."))
-    .map((spec) => ({ from: rel(file), to: rel(resolve(dirname(file), spec)) }));
-}
-
 /** The layer of a server/ path (its first folder), or null for a file at server/'s top. */
 const layerOf = (path: string) => {
   const parts = path.split("/");
@@ -65,7 +35,7 @@ const layerOf = (path: string) => {
 };
 
 /** Every rule broken by `imports`, one line each. */
-export function violations(imports: readonly Import[]): string[] {
+export function violations(imports: readonly Omit<Import, "textOnly">[]): string[] {
   const out: string[] = [];
   for (const { from, to } of imports) {
     if (from.startsWith("server/")) {
@@ -89,7 +59,7 @@ export function violations(imports: readonly Import[]): string[] {
   return out;
 }
 
-const allImports = ["server", "scripts", join("site", "src")].flatMap((folder) => [...codeFiles(join(ROOT, folder))].flatMap((f) => importsOf(f)));
+const allImports = importsUnder("server", "scripts", "site/src");
 
 describe("imports follow server/README.md", () => {
   test("the README's blocks are read: every server/ folder with code is a layer, every named module exists", () => {

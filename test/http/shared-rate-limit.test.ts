@@ -7,15 +7,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { networkInterfaces, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { freePort } from "../support/free-port.ts";
 import { requireTool } from "../support/require-tool.ts";
 import { connect } from "node:net";
 import { RateLimiter, type RateLimitConfig } from "../../server/http/limits/rate-limiter.ts";
 import { SharedRateLimiter } from "../../server/http/limits/shared-rate-limiter.ts";
 import { ConfigError, readConfig } from "../../server/process/config.ts";
-import { readFileSync } from "node:fs";
-import { NGINX_CONF, readmeDeployment, startNginx } from "../support/nginx.ts";
+import { documentedDeployment, NGINX_CONF, startNginx } from "../support/nginx.ts";
+import { ROOT } from "../support/test-server.ts";
 import { startRedis, type RedisServer } from "../support/redis-server.ts";
 import { startServerProcess, waitForLog, type ServerProcess } from "../support/server-process.ts";
 
@@ -140,16 +140,17 @@ describe("two instances", () => {
     expect(without).toBe(20);
   }, 60_000);
 
-  test("the README's deployment, as printed (its redis-server, its replicas' environment, nginx.conf): round-robin, 10 of 40", async () => {
-    const readme = readmeDeployment();
-    expect(readme.nginxBlock).toBe(readFileSync(NGINX_CONF, "utf8"));
-    expect(readme.replicas.length).toBe(2);
-    const own = await startRedis(readme.redisArgs.filter((_, i, all) => !["--port", "--bind"].includes(all[i]!) && !["--port", "--bind"].includes(all[i - 1]!)));
+  test("docs/deployment.md's deployment, as printed (its redis-server, its replicas' environment, nginx.conf): round-robin, 10 of 40", async () => {
+    const deployment = documentedDeployment();
+    // The block starts nginx with the very file the test runs (linked from the doc, never pasted).
+    expect(deployment.nginxLine).toBe(`nginx -c "$PWD/${relative(ROOT, NGINX_CONF)}"`);
+    expect(deployment.replicas.length).toBe(2);
+    const own = await startRedis(deployment.redisArgs.filter((_, i, all) => !["--port", "--bind"].includes(all[i]!) && !["--port", "--bind"].includes(all[i - 1]!)));
     stops.push(() => own.stop());
     expect(await own.cli("CONFIG", "GET", "maxmemory-policy")).toContain("volatile-ttl");
-    // Each replica as the README starts it, on a free port, with the exact limit this test counts.
-    const [a, b] = await Promise.all(readme.replicas.map((env) => {
-      expect(new URL(env.RATE_LIMIT_STORE!).port).toBe(readme.redisArgs[readme.redisArgs.indexOf("--port") + 1]!);
+    // Each replica as the doc starts it, on a free port, with the exact limit this test counts.
+    const [a, b] = await Promise.all(deployment.replicas.map((env) => {
+      expect(new URL(env.RATE_LIMIT_STORE!).port).toBe(deployment.redisArgs[deployment.redisArgs.indexOf("--port") + 1]!);
       return startServerProcess({ ...env, PORT: "0", RATE_LIMIT_STORE: own.url, RATE_LIMIT: "10/60s", ...PATIENT }).then((s) => (stops.push(() => s.stop()), s));
     }));
     await Promise.all([a!, b!].map((s) => waitForLog(s.log, "rate_store_connected")));

@@ -1,5 +1,5 @@
 // A SIGHUP while the process is still reading its own modules, before signals.ts or the
-// supervisor could install a handler, must not kill it (README: a SIGHUP during start is
+// supervisor could install a handler, must not kill it (docs/operations.md: a SIGHUP during start is
 // acted on once serving). The moment is held on purpose: the test runs a copy of server/ whose
 // service.ts first reads a FIFO (Bun loads no module from a FIFO itself), so the process stops
 // amid its modules until the test writes it. Before the fix (main.ts installed the handler in

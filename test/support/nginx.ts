@@ -1,5 +1,5 @@
 // nginx started by a test with the repository's own configuration (server/deploy/nginx.conf,
-// the one the README shows), its listening port and upstream servers set to the test's.
+// the one docs/deployment.md links), its listening port and upstream servers set to the test's.
 
 import type { Subprocess } from "bun";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -35,15 +35,18 @@ export async function startNginx(upstreamPorts: number[]): Promise<{ port: numbe
   return { port, child, stop: async () => { child.kill("SIGTERM"); await child.exited; } };
 }
 
-/** The README's "Beyond one machine" shell block: the redis-server arguments and each replica's environment, as printed. */
-export function readmeDeployment(): { nginxBlock: string; redisArgs: string[]; replicas: Record<string, string>[] } {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Beyond one machine"));
-  const nginxBlock = /```nginx\n([\s\S]*?)```/.exec(section)![1]!;
-  const sh = /```sh\n([\s\S]*?)```/.exec(section)![1]!.split("\n");
+export const DEPLOYMENT_DOC = join(ROOT, "docs", "deployment.md");
+
+/** docs/deployment.md's "Beyond one machine" shell block: its text, the redis-server arguments, each replica's environment and the nginx command, as printed. */
+export function documentedDeployment(): { block: string; redisArgs: string[]; replicas: Record<string, string>[]; nginxLine: string } {
+  const doc = readFileSync(DEPLOYMENT_DOC, "utf8");
+  const section = doc.slice(doc.indexOf("## Beyond one machine"));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+  const sh = block.split("\n");
   const redisLine = sh.find((l) => l.startsWith("redis-server "))!;
   const redisArgs = redisLine.replace(/ &$/, "").split(" ").slice(1).map((a) => (a === '""' ? "" : a));
   const replicas = sh.filter((l) => l.includes("bun run start")).map((l) =>
     Object.fromEntries(l.split(" ").filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf("=")), w.slice(w.indexOf("=") + 1)])));
-  return { nginxBlock, redisArgs, replicas };
+  const nginxLine = sh.find((l) => l.startsWith("nginx "))!;
+  return { block, redisArgs, replicas, nginxLine };
 }
