@@ -14,7 +14,7 @@ import { median } from "./timing.ts";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const ENDPOINTS = (process.env.BENCH_ENDPOINTS?.split(" ") ?? [
+export const ENDPOINTS = (process.env.BENCH_ENDPOINTS?.split(" ") ?? [
   "/timezone/Europe/London", "/api/timezone/Europe/London.txt", "/timezone/America/Argentina/Salta", "/ip/8.8.8.8",
   "/ip/2001:4860:4860::8888", "/coordinates/51.5074,-0.1278", "/timezone", "/timezone/Europe", "/api/timezone", "/api", "/openapi.json",
   "/timezone/America/New_York/transitions", "/timezone/America/New_York/info",

@@ -1,0 +1,55 @@
+// `bun scripts/bench/ab.ts OLD_CHECKOUT [NEW_CHECKOUT]`: two checkouts of zonetime (each
+// with its generated/ built) served side by side, one worker each, pinned to CPU 1 where
+// taskset exists, wrk on CPU 0; per endpoint, BENCH_ROUNDS rounds alternate old and new
+// (a shared machine drifts from one run to the next), and the medians are printed with
+// new/old ratios of requests/s and of the server's CPU per request, then each service's RSS.
+// For a change to the request path: no endpoint should lose more than 3%.
+
+import { cpuTicks, pinned, PIN, startListening, TICKS_PER_SECOND, type Listening } from "./bench-process.ts";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { median } from "./timing.ts";
+import { ENDPOINTS } from "./http.ts";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+function start(checkout: string): Promise<Listening> {
+  return startListening(pinned(1, [process.execPath, join(checkout, "server", "process", "main.ts")]), {
+    PORT: "0", HOST: "127.0.0.1", WORKERS: "1", RATE_LIMIT: "off", DATA_DIR: join(checkout, "generated"), SITE_DIR: join(checkout, "site", "dist"),
+  });
+}
+
+function wrk(server: Listening, path: string): { rps: number; cpu: number } {
+  const before = cpuTicks(server.child.pid);
+  const out = Bun.spawnSync(pinned(0, ["wrk", "-t1", `-c${CONNECTIONS}`, `-d${SECONDS}s`, `${server.url}${path}`]), { stdout: "pipe", stderr: "pipe" }).stdout.toString();
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN), cpu: ((cpuTicks(server.child.pid) - before) / TICKS_PER_SECOND / requests) * 1e6 };
+}
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
+
+const [oldDir, newDir = join(import.meta.dir, "..", "..")] = process.argv.slice(2).map((d) => resolve(d));
+if (oldDir === undefined) throw new Error("usage: bun scripts/bench/ab.ts OLD_CHECKOUT [NEW_CHECKOUT]");
+const [oldService, newService] = [await start(oldDir), await start(newDir!)];
+try {
+  console.log(`A/B: ${oldDir} (old) and ${newDir} (new); wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, median of ${ROUNDS} alternating rounds${PIN ? ", pinned" : ""}`);
+  console.log(`  ${"endpoint".padEnd(66)} ${"old req/s".padStart(10)} ${"new req/s".padStart(10)} ${"ratio".padStart(6)} ${"old cpu".padStart(8)} ${"new cpu".padStart(8)} ${"ratio".padStart(6)}`);
+  for (const path of ENDPOINTS) {
+    wrk(oldService, path);
+    wrk(newService, path);
+    const runs = { old: [] as { rps: number; cpu: number }[], new: [] as { rps: number; cpu: number }[] };
+    for (let r = 0; r < ROUNDS; r++) {
+      runs.old.push(wrk(oldService, path));
+      runs.new.push(wrk(newService, path));
+    }
+    const rps = (xs: { rps: number }[]) => median(xs.map((x) => x.rps));
+    const cpu = (xs: { cpu: number }[]) => median(xs.map((x) => x.cpu));
+    console.log(`  ${path.slice(0, 66).padEnd(66)} ${rps(runs.old).toFixed(0).padStart(10)} ${rps(runs.new).toFixed(0).padStart(10)} ${(rps(runs.new) / rps(runs.old)).toFixed(3).padStart(6)} ${cpu(runs.old).toFixed(1).padStart(8)} ${cpu(runs.new).toFixed(1).padStart(8)} ${(cpu(runs.new) / cpu(runs.old)).toFixed(3).padStart(6)}`);
+  }
+  console.log(`  RSS after the run: old ${rssMb(oldService.child.pid).toFixed(1)} MB, new ${rssMb(newService.child.pid).toFixed(1)} MB`);
+} finally {
+  oldService.child.kill();
+  newService.child.kill();
+}
