@@ -20,7 +20,6 @@
 import type { AppState } from "../contract.ts";
 import type { FetchHandler } from "../contract.ts";
 import type { BunHandler, RawPathRouting } from "./raw-path-guard.ts";
-import { matchRoute } from "../routing/match-route.ts";
 
 /** A GET answered by Bun; the other methods go to the fetch handler's route for the path. */
 export type NativeRoute = { GET: Response } & Record<"HEAD" | "OPTIONS" | "POST" | "PUT" | "DELETE" | "PATCH", BunHandler>;

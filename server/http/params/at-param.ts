@@ -11,7 +11,10 @@
 import { daysFromCivil, daysInMonth, SECONDS_PER_DAY } from "../../core/calendar.ts";
 import type { Instant } from "../../core/clock.ts";
 import { FIRST_RFC3339_SECOND as MIN_SECONDS, inRfc3339Years, LAST_RFC3339_SECOND as MAX_SECONDS } from "../../core/time-format.ts";
-import { badRequest } from "../pipeline/http-errors.ts";
+import type { ResolvedName } from "../../tz/zone-table.ts";
+import type { RouteRequest } from "../contract.ts";
+import { badRequest, HttpError } from "../pipeline/http-errors.ts";
+import { queryParam } from "./query.ts";
 
 /** The instants `at` may name (years 0001-9999 in UTC), for the routes that clamp windows to them. */
 export { MAX_SECONDS, MIN_SECONDS };
@@ -68,4 +71,24 @@ export function parseAt(text: string): Instant {
   const seconds = daysFromCivil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second - offset;
   if (seconds < MIN_SECONDS || seconds > MAX_SECONDS) throw outOfRange();
   return { seconds, micros: micros(m[7]) };
+}
+
+/** An instant parameter in the `at` syntax; its errors name the parameter. */
+export function instantParam(request: RouteRequest, name: string): Instant | undefined {
+  const text = queryParam(request.query, name);
+  if (text === undefined) return undefined;
+  try {
+    return parseAt(text ?? "\u0000"); // null: a broken percent-escape, refused as invalid
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    throw badRequest(error.code, error.message.replace(/^invalid at/, `invalid ${name}`).replace(/^at out of range/, `${name} out of range`));
+  }
+}
+
+/** `?at=` for a time object in `zone` (`utoff` its offset then): the instant, or the clock's now; its local time checked. */
+export function instantAt(request: RouteRequest, zone: ResolvedName): Instant {
+  const at = instantParam(request, "at");
+  if (at === undefined) return request.clock();
+  checkLocalYears(at, request.data.zones.periodAt(zone.zone, at.seconds).type.utoff, zone.name);
+  return at;
 }

@@ -15,7 +15,7 @@ import { resolveNameParam } from "../params/zone-name.ts";
 import { cacheableAnswer } from "../caching/cacheable-answer.ts";
 import { deviceAnswer, deviceList, deviceListCsv, deviceListText } from "./device-answer.ts";
 import { CSV_TYPE } from "../pipeline/responses.ts";
-import { instantParam } from "./zone-routes.ts";
+import { instantParam } from "../params/at-param.ts";
 import type { RouteRequest } from "../contract.ts";
 
 const DAY = 86400;

@@ -11,11 +11,10 @@
 
 import { countryCode } from "../params/country.ts";
 import { asciiLowerCase } from "../../core/ascii-fold.ts";
-import type { Instant } from "../../core/clock.ts";
 import { formatIp, parseIp, type IpAddress } from "../../ip/address.ts";
 import { lookupKey } from "../../ip/special-ranges.ts";
 import type { ResolvedName, ZoneTable } from "../../tz/zone-table.ts";
-import { checkLocalYears, invalidAt, parseAt } from "../params/at-param.ts";
+import { instantAt } from "../params/at-param.ts";
 import { parseCoordinates } from "../params/point.ts";
 import { badRequest, MALFORMED_IP, MALFORMED_PATH, NOT_FOUND, UNKNOWN_LOCATION } from "../pipeline/http-errors.ts";
 import { safeDecode } from "../pipeline/request-target.ts";
@@ -76,7 +75,7 @@ function placeZone(request: RouteRequest, q: string, folded: string): string[] {
 
 /** `/timezone/{name*}`: a time object, or the names under a prefix. */
 export function timezoneName(request: RouteRequest): Response {
-  const { zones, responses } = request.data;
+  const { zones } = request.data;
   const name = nameParam(request.params[0]!);
   const resolved = zoneNamed(zones, name);
   if (resolved) return timeObjectOf(request, resolved);
@@ -93,7 +92,7 @@ export function timezoneName(request: RouteRequest): Response {
 }
 
 function timeObjectOf(request: RouteRequest, resolved: ResolvedName): Response {
-  const instant = instantOf(request, resolved);
+  const instant = instantAt(request, resolved);
   const rendered = request.data.renderer.render(resolved, instant, request.clientAddress, request.profile, request.format);
   const body = withTimezoneName(request, rendered, resolved, instant.seconds);
   return request.data.responses.timeObject(body, request.format, request.head);
@@ -147,7 +146,7 @@ export function coordinates(request: RouteRequest): Response {
     points.set(raw, located);
   }
   const resolved = located.zone;
-  const instant = instantOf(request, resolved);
+  const instant = instantAt(request, resolved);
   const rendered = renderer.render(resolved, instant, request.clientAddress, request.profile, request.format);
   const body = withTimezoneName(request, rendered, resolved, instant.seconds);
   return located.others.length === 0
@@ -164,7 +163,7 @@ function ipTimeObject(request: RouteRequest, text: string, shown: string): Respo
 
 /** A time object in `resolved` with `shown` as client_ip. */
 function ipTimeObjectIn(request: RouteRequest, resolved: ResolvedName, shown: string): Response {
-  const instant = instantOf(request, resolved);
+  const instant = instantAt(request, resolved);
   const rendered = request.data.renderer.render(resolved, instant, shown, request.profile, request.format);
   const body = withTimezoneName(request, rendered, resolved, instant.seconds);
   return request.data.responses.timeObject(body, request.format, request.head);
@@ -180,15 +179,6 @@ function zoneOfAddress(request: RouteRequest, address: IpAddress) {
 }
 
 /** `?at=`, or now; an instant whose local time in `name` is outside years 0001-9999 is refused. */
-function instantOf(request: RouteRequest, name: ResolvedName): Instant {
-  const at = queryParam(request.query, "at");
-  if (at === undefined) return request.clock();
-  if (at === null) throw invalidAt(); // a broken percent-escape
-  const instant = parseAt(at);
-  checkLocalYears(instant, request.data.zones.periodAt(name.zone, instant.seconds).type.utoff, name.name);
-  return instant;
-}
-
 /** Names under a prefix such as `america` or `america/argentina` (ASCII-folded), canonical casing. */
 function namesUnder(zones: ZoneTable, folded: string): string[] {
   const lower = `${folded}/`;

@@ -6,8 +6,7 @@
 // cost ten time objects of the client's rate budget (RouteRequest.cost: admitted while the
 // client has a token, as any request, then charged the rest).
 
-import type { Instant } from "../../core/clock.ts";
-import { checkLocalYears, invalidAt, parseAt } from "../params/at-param.ts";
+import { checkLocalYears, instantParam } from "../params/at-param.ts";
 import { badRequest, notFound } from "../pipeline/http-errors.ts";
 import { queryParam } from "../params/query.ts";
 import { MAX_NAME_LENGTH, zoneNamed } from "../params/zone-name.ts";
@@ -64,15 +63,9 @@ function rememberedZones(request: RouteRequest): readonly ResolvedName[] {
 export function worldClock(request: RouteRequest): Response {
   const names = rememberedZones(request);
   request.cost = names.length;
-  const at = queryParam(request.query, "at");
-  if (at === null) throw invalidAt(); // a broken percent-escape
-  let instant: Instant;
-  if (at === undefined) {
-    instant = request.clock(); // the one reading every object shares
-  } else {
-    instant = parseAt(at);
-    for (const name of names) checkLocalYears(instant, request.data.zones.periodAt(name.zone, instant.seconds).type.utoff, name.name);
-  }
+  const at = instantParam(request, "at");
+  const instant = at ?? request.clock(); // the one reading every object shares
+  if (at !== undefined) for (const name of names) checkLocalYears(at, request.data.zones.periodAt(name.zone, at.seconds).type.utoff, name.name);
   const { renderer, responses } = request.data;
   const json = request.format === "json";
   const separator = json ? JSON_SEPARATOR : TEXT_SEPARATOR;

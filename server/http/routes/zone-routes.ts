@@ -9,10 +9,10 @@
 // validated query by a normalised key, whose ETag revalidates without building a body.
 
 import type { Instant } from "../../core/clock.ts";
-import { MAX_SECONDS, parseAt } from "../params/at-param.ts";
+import { instantParam, MAX_SECONDS } from "../params/at-param.ts";
 import { ALWAYS, cacheableAnswer, type Holds } from "../caching/cacheable-answer.ts";
 import { checkConvertYears, convertBody, convertInstant, parseDisambiguation } from "./convert-answer.ts";
-import { badRequest, HttpError } from "../pipeline/http-errors.ts";
+import { badRequest } from "../pipeline/http-errors.ts";
 import { queryParam } from "../params/query.ts";
 import { resolveName, resolveNameParam } from "../params/zone-name.ts";
 import type { RouteRequest } from "../contract.ts";
@@ -27,18 +27,6 @@ const DEFAULT_WINDOW = 365 * DAY;
 /** A window that starts now changes as soon as a change leaves it: cache it briefly. */
 const NOW_MAX_AGE = 60;
 
-/** An instant parameter in the `at` syntax; its errors name the parameter. */
-export function instantParam(request: RouteRequest, name: string): Instant | undefined {
-  const text = queryParam(request.query, name);
-  if (text === undefined) return undefined;
-  try {
-    return parseAt(text ?? "\u0000"); // null: a broken percent-escape, refused as invalid
-  } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    throw badRequest(error.code, error.message.replace(/^invalid at/, `invalid ${name}`).replace(/^at out of range/, `${name} out of range`));
-  }
-}
-
 /**
  * The first whole second at or after `instant`. Clock changes fall on whole seconds, so the
  * changes in [from, to) are those at whole seconds in [ceil(from), ceil(to)): a fraction of
@@ -49,7 +37,7 @@ const isAfter = (a: Instant, b: Instant) => a.seconds > b.seconds || (a.seconds 
 
 /** `/timezone/{name*}/transitions` */
 export function transitions(request: RouteRequest): Response {
-  const { zones, responses } = request.data;
+  const { zones } = request.data;
   const name = resolveNameParam(zones, request.params[0]!);
   const from = instantParam(request, "from");
   const to = instantParam(request, "to");
