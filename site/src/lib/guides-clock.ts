@@ -3,7 +3,7 @@
 // (/sync). The offset functions are shown from the very files the home page's panel runs
 // and test/site/clock-offset-snippets.test.ts executes against a real server.
 
-import type { Guide } from "./guides";
+import type { Guide } from "./guide";
 import offsetJs from "./clock-offset.js?raw";
 import offsetPy from "./clock_offset.py?raw";
 

@@ -2,7 +2,7 @@
 // API are answered at their own paths, so moving is changing the host. Every path shown
 // here is requested by test/http/dialects/guides.test.ts.
 
-import type { Guide } from "./guides";
+import type { Guide } from "./guide";
 
 export const dialectGuides: Guide[] = [
   {

@@ -1,7 +1,7 @@
 // The guides about a zone's rules rather than its present: the changes ahead
 // (/timezone/{name}/transitions) and a microcontroller's clock (/timezone/{name}/device).
 
-import type { Guide } from "./guides";
+import type { Guide } from "./guide";
 import { ARDUINO_SKETCH, CIRCUITPYTHON_BOARD, CIRCUITPYTHON_TZ } from "./guides-device-code";
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

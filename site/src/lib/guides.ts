@@ -3,13 +3,9 @@
 import { dialectGuides } from "./guides-dialects";
 import { clockGuides } from "./guides-clock";
 import { zoneRuleGuides } from "./guides-zone-rules";
+import type { Guide } from "./guide";
 
-export interface Guide {
-  slug: string;
-  title: string;
-  summary: string;
-  html: string;
-}
+export type { Guide };
 
 export const guides: Guide[] = [
   {
