@@ -34,7 +34,10 @@ export function htmlWithOrigin(html: string): string {
 export function guideHtmlWithOrigin(html: string): string {
   const withHosts = html.replace(/<pre data-run="(shell|js)"><code>[\s\S]*?<\/code><\/pre>/g, (block) =>
     block
-      .replace(/(^|\n|\| )(curl (?:-s )?'?)\//g, `$1$2${BUILD_ORIGIN}/`)
+      // In a curl line, each argument that is a path (/x or '/x) gets the host.
+      .split("\n")
+      .map((line) => (/^(<pre[^>]*><code>)?curl /.test(line) ? line.replace(/(\s'?)\/(?=[A-Za-z])/g, `$1${BUILD_ORIGIN}/`) : line))
+      .join("\n")
       .replace(/fetch\((["`])\//g, `fetch($1${BUILD_ORIGIN}/`));
   // Focusable, so that a keyboard can scroll a block wider than the screen.
   return htmlWithOrigin(withHosts).replaceAll("<pre data-run=", '<pre tabindex="0" data-run=');

@@ -22,14 +22,15 @@ export interface SearchEntry {
   cities: string[];
   /** Its countries: ["brazil"]. */
   countries: string[];
-  /** The name itself and the other names of its zone: ["america sao paulo", "brazil east"]. */
+  /** The name itself first, then the other names of its zone: ["america sao paulo", "brazil east"]. */
   names: string[];
 }
 
 /** How well `entry` matches the folded query `q`: 0 best, 6 no match. */
 export function rank(entry: SearchEntry, q: string): number {
   const wordStart = (text: string) => text.startsWith(q) || text.includes(` ${q}`);
-  if (entry.city === q) return 0;
+  // The name itself ("GMT", "Asia/Kolkata") or its place ("kolkata").
+  if (entry.names[0] === q || entry.city === q) return 0;
   if (entry.cities.includes(q)) return 1;
   if (entry.countries.includes(q)) return 2;
   if (wordStart(entry.city) || entry.cities.some(wordStart)) return 3;
