@@ -9,6 +9,7 @@
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { SiteEncoding } from "./site-encoding.ts";
 
 export interface StaticFile {
@@ -106,12 +107,24 @@ export class StaticSite {
     }
   }
 
-  /** A .br or .gz copy the build wrote beside a file: held with that file. */
+  /**
+   * A .br or .gz copy the build wrote beside a file: held with that file, but only when it
+   * decodes to that file's bytes. A file edited after the build (a deploy step rewriting
+   * asset names) would otherwise go out stale to every browser that takes br or gzip.
+   */
   private addCopy(root: string, full: string): void {
     this.totalBytes += statSync(full).size;
     if (this.totalBytes > MAX_SITE_BYTES) throw new Error(`${root}: over ${MAX_SITE_BYTES} bytes, which is not the website the build makes`);
     const file = this.files.get(`/${relative(root, full.slice(0, -3)).split(sep).join("/")}`)!;
-    file.encoded[ENCODED_SUFFIX[full.slice(-3)]!] = { body: readFileSync(full) };
+    const coding = ENCODED_SUFFIX[full.slice(-3)]!;
+    const body = readFileSync(full);
+    let decoded: Uint8Array | null = null;
+    try {
+      decoded = coding === "br" ? brotliDecompressSync(body) : gunzipSync(body);
+    } catch {
+      // not a copy of anything: left out
+    }
+    if (decoded !== null && Buffer.from(decoded).equals(Buffer.from(file.body))) file.encoded[coding] = { body };
   }
 
   lookup(rawPath: string): StaticFile | undefined {

@@ -5,9 +5,11 @@
 // by q-values, is tested on chooseSiteEncoding.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
+import { StaticSite } from "../../server/http/static-site.ts";
 import { startServer, type Service } from "../../server/process/service.ts";
 import { chooseSiteEncoding } from "../../server/http/site-encoding.ts";
 import { testConfig, testSiteDir } from "../support/test-server.ts";
@@ -90,6 +92,22 @@ describe("precompressed site files", () => {
     const alphas = new Set<number>();
     for (let i = 22 + 40 + 3; i < 22 + 40 + 32 * 32 * 4; i += 4) alphas.add(body[i]!);
     expect(alphas.has(0) && alphas.has(255)).toBe(true);
+  });
+});
+
+describe("a copy that is not its file", () => {
+  test("is left out: a page edited after the build goes out as edited, to every client", () => {
+    const dir = mkdtempSync(join(tmpdir(), "zonetime-stale-copy-"));
+    const built = "<!doctype html><title>built</title>" + "x".repeat(2000);
+    writeFileSync(join(dir, "index.html"), built.replace("built", "edited"));
+    writeFileSync(join(dir, "index.html.br"), brotliCompressSync(built));
+    writeFileSync(join(dir, "index.html.gz"), "not gzip at all");
+    writeFileSync(join(dir, "app.js"), built);
+    writeFileSync(join(dir, "app.js.gz"), gzipSync(built));
+    const site = StaticSite.load(dir)!;
+    expect(Object.keys(site.lookup("/")!.encoded)).toEqual([]);
+    expect(Object.keys(site.lookup("/app.js")!.encoded)).toEqual(["gzip"]);
+    expect(site.lookup("/index.html.br")).toBeUndefined();
   });
 });
 

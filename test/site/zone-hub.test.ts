@@ -64,7 +64,7 @@ describe("every zone name leads to its zone page", () => {
     const wrong: string[] = [];
     for (const path of asked) {
       const r = await fetch(`${base}${path}`);
-      const h1 = /<h1>([^<]*)<\/h1>/.exec(await r.text())?.[1];
+      const h1 = /<h1[^>]*>([^<]*)<\/h1>/.exec(await r.text())?.[1];
       if (r.status !== 200 || `/zones/${h1}/` !== path) wrong.push(`${path}: ${r.status} ${h1}`);
     }
     expect(wrong).toEqual([]);
