@@ -1,10 +1,11 @@
 // The zonetime website: static pages (Astro's zero-JS default), small inline scripts
 // only where a page is live. Built by `bun run build` into site/dist, served by the
-// service itself. SITE_URL is the public address used in the attribution snippets.
+// service itself. SITE_URL, when given, is the public address the snippets show before
+// the page puts its own origin in (site/src/lib/origin.ts); there is no placeholder host.
 import { defineConfig } from "astro/config";
 
 export default defineConfig({
-  site: process.env.SITE_URL || "https://zonetime.example",
+  site: process.env.SITE_URL || undefined,
   outDir: process.env.ZONETIME_SITE_OUT || "./dist",
   trailingSlash: "ignore",
   // Styles go to hashed files under /_astro/, cached for a year and shared by every page.

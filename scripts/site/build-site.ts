@@ -11,6 +11,8 @@ import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_SITE_DIR, ROOT } from "../paths.ts";
 import { publishSiteData, SITE_DATA_DIR } from "./publish-site-data.ts";
+import { precompressSite } from "./precompress.ts";
+import { writeFavicon } from "./favicon.ts";
 
 export async function buildSite(dataDir: string, outDir = DEFAULT_SITE_DIR): Promise<{ ms: number; outDir: string }> {
   const started = performance.now();
@@ -34,6 +36,8 @@ export async function buildSite(dataDir: string, outDir = DEFAULT_SITE_DIR): Pro
     rmSync(staging, { recursive: true, force: true });
     throw new Error(`the site did not build (astro exit ${code}): ${(stderr || stdout).trim().split("\n").slice(-5).join(" / ")}`);
   }
+  writeFavicon(staging);
+  precompressSite(staging);
   replaceFolder(staging, outDir);
   return { ms: Math.round(performance.now() - started), outDir };
 }

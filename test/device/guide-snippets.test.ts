@@ -56,7 +56,7 @@ function truth(name: string, t: number): string {
 describe("the guide's example", () => {
   test("the curl line answers what the guide shows", async () => {
     const html = zoneRuleGuides.find((g) => g.slug === "esp32-clock")!.html;
-    const shown = /<pre><code>curl -s '([^']+)'\n([\s\S]*?)<\/code><\/pre>/.exec(html)!;
+    const shown = /<pre[^>]*><code>curl -s '([^']+)'\n([\s\S]*?)<\/code><\/pre>/.exec(html)!;
     const answer = await (await fetch(`${server.url}${shown[1]}`)).text();
     expect(shown[2]! + "\n").toBe(answer);
   });

@@ -38,7 +38,7 @@ async function expectError(path: string, status: number, message: string | RegEx
 /** The JSON example a guide shows, unescaped from its HTML. */
 function guideExample(slug: string, index: number): unknown {
   const html = zoneRuleGuides.find((g) => g.slug === slug)!.html;
-  const blocks = [...html.matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => m[1]!);
+  const blocks = [...html.matchAll(/<pre[^>]*><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => m[1]!);
   return JSON.parse(blocks[index]!.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"));
 }
 

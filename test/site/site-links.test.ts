@@ -57,7 +57,8 @@ describe("links and weight", () => {
     const total = [...sizes.values()].reduce((n, s) => n + s.bytes, 0);
     const scriptFiles = [...sizes.values()].filter((s) => s.type === "Script").reduce((n, s) => n + s.bytes, 0);
     console.log(`home page: ${total} bytes transferred in ${sizes.size} responses; JavaScript ${scriptFiles} bytes in files + ${inlineScript} inline; the map ${mapBytes} bytes`);
-    expect(mapBytes).toBeGreaterThan(100 * 1024);
+    // Loaded, as the build's Brotli copies (about 84 KB; 420 KB uncompressed).
+    expect(mapBytes).toBeGreaterThan(50 * 1024);
     expect(mapBytes).toBeLessThan(500 * 1024);
     expect(total).toBeLessThan(150 * 1024);
     expect(scriptFiles + inlineScript).toBeLessThan(30 * 1024);

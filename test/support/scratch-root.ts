@@ -17,6 +17,8 @@ process.env.TMPDIR = root;
 
 // A preloaded afterAll runs once after every file (bun test does not emit "exit" to
 // listeners in the test process).
+// Its own timeout: on a loaded machine removing a built site and data (thousands of files)
+// took over bun's default 5 s, which failed a run whose tests had all passed.
 afterAll(() => {
   rmSync(root, { recursive: true, force: true });
-});
+}, 120_000);

@@ -4,16 +4,23 @@
 // under a running service changes nothing until the next SIGHUP takes the new site whole
 // (answering from the folder gave 500s mid-build, and pages whose assets were gone after).
 // Hashed assets (/_astro/...) are immutable for a year; pages revalidate after five
-// minutes. An unknown site path gets the site's own 404 page.
+// minutes. An unknown site path gets the site's own 404 page. The build's .br and .gz
+// copies of a file are held with it, not served at paths of their own (site-encoding.ts).
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import type { SiteEncoding } from "./site-encoding.ts";
 
 export interface StaticFile {
   type: string;
   cacheControl: string;
   body: Uint8Array;
+  /** The build's compressed copies of `body`, each an object of its own (responses.ts keeps headers per object). */
+  encoded: Partial<Record<SiteEncoding, { body: Uint8Array }>>;
 }
+
+const ENCODED_SUFFIX: Record<string, SiteEncoding> = { ".br": "br", ".gz": "gzip" };
 
 /** A folder bigger than this is not a website we built (SITE_DIR pointing somewhere else): refused, not read. */
 export const MAX_SITE_BYTES = 64 * 2 ** 20;
@@ -52,14 +59,19 @@ export class StaticSite {
   totalBytes = 0;
 
   private constructor(dir: string) {
+    const found: string[] = [];
     const walk = (folder: string) => {
       for (const entry of readdirSync(folder, { withFileTypes: true })) {
         const full = join(folder, entry.name);
         if (entry.isDirectory()) walk(full);
-        else if (entry.isFile()) this.add(dir, full);
+        else if (entry.isFile()) found.push(full);
       }
     };
     walk(dir);
+    const all = new Set(found);
+    const isCopy = (full: string) => full.slice(-3) in ENCODED_SUFFIX && all.has(full.slice(0, -3));
+    for (const full of found) if (!isCopy(full)) this.add(dir, full);
+    for (const full of found) if (isCopy(full)) this.addCopy(dir, full);
     this.notFound = this.files.get("/404.html") ?? null;
   }
 
@@ -85,6 +97,7 @@ export class StaticSite {
       type: TYPES[extension] ?? "application/octet-stream",
       cacheControl: url.startsWith("/_astro/") ? IMMUTABLE : extension === "html" ? PAGE : OTHER,
       body: readFileSync(full),
+      encoded: {},
     };
     this.files.set(url, file);
     if (url.endsWith("/index.html")) {
@@ -92,6 +105,26 @@ export class StaticSite {
       this.files.set(folder, file);
       if (folder !== "/") this.files.set(folder.slice(0, -1), file); // "/docs"
     }
+  }
+
+  /**
+   * A .br or .gz copy the build wrote beside a file: held with that file, but only when it
+   * decodes to that file's bytes. A file edited after the build (a deploy step rewriting
+   * asset names) would otherwise go out stale to every browser that takes br or gzip.
+   */
+  private addCopy(root: string, full: string): void {
+    this.totalBytes += statSync(full).size;
+    if (this.totalBytes > MAX_SITE_BYTES) throw new Error(`${root}: over ${MAX_SITE_BYTES} bytes, which is not the website the build makes`);
+    const file = this.files.get(`/${relative(root, full.slice(0, -3)).split(sep).join("/")}`)!;
+    const coding = ENCODED_SUFFIX[full.slice(-3)]!;
+    const body = readFileSync(full);
+    let decoded: Uint8Array | null = null;
+    try {
+      decoded = coding === "br" ? brotliDecompressSync(body) : gunzipSync(body);
+    } catch {
+      // not a copy of anything: left out
+    }
+    if (decoded !== null && Buffer.from(decoded).equals(Buffer.from(file.body))) file.encoded[coding] = { body };
   }
 
   lookup(rawPath: string): StaticFile | undefined {

@@ -9,6 +9,7 @@ import { logError, logEvent } from "../../core/log.ts";
 import { httpDate } from "./http-date.ts";
 import { acceptsHtml } from "./accepts-html.ts";
 import type { AppState } from "../contract.ts";
+import { chooseSiteEncoding, type SiteEncoding } from "../bun/site-encoding.ts";
 import { clientOf, type ProxyTrust } from "./client-address.ts";
 import { DUPLICATE_HOST, HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
 import { ALLOWED_METHODS, ALLOWED_WITH_POST } from "./responses.ts";
@@ -253,9 +254,15 @@ function sitePage(path: string, head: boolean, headers: Headers, state: AppState
   const file = site.lookup(path);
   const page = file ?? (acceptsHtml(headers.get("accept")) ? site.notFound : null);
   if (!page) throw NOT_FOUND();
-  return responses.siteFile(page, page.body, file ? 200 : 404, () => {
+  // The build's Brotli or gzip copy when the client takes one (each copy has its own ETag).
+  const codings = Object.keys(page.encoded) as SiteEncoding[];
+  const coding = chooseSiteEncoding(headers.get("accept-encoding"), codings);
+  const sent = coding ? page.encoded[coding]! : page;
+  return responses.siteFile(sent, sent.body, file ? 200 : 404, () => {
     const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
     if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
+    if (coding) headers["Content-Encoding"] = coding;
+    if (codings.length > 0) headers["Vary"] = "Accept-Encoding";
     return headers;
   }, head, headers.get("if-none-match"));
 }

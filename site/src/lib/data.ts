@@ -31,12 +31,6 @@ export interface NextChange {
 /** Per name, its clock changes in the two years after the build, earliest first. */
 export const nextChanges = read<Record<string, NextChange[]>>("next-changes.json");
 
-/** Country and major cities for a name, from @vvo/tzdb (never its offsets: those are a snapshot). */
-const places = new Map<string, { country: string; cities: string[] }>();
-for (const zone of getTimeZones({ includeUtc: true })) {
-  for (const name of zone.group) places.set(name, { country: zone.countryName, cities: zone.mainCities.slice(0, 3) });
-}
-export const placeOf = (name: string) => places.get(name) ?? null;
 
 // The shape of zone-pages.json as scripts/site/zone-pages-data.ts writes it, restated here:
 // site/ reads only what the build publishes, never scripts/ (test/architecture).
@@ -58,3 +52,18 @@ export interface ZonePageData {
 export const zonePages = read<{ names: Record<string, string>; zones: Record<string, ZonePageData> }>("zone-pages.json");
 /** The world map's TopoJSON, as the build compiled it (scripts/site/zone-map.ts). */
 export const zoneMapJson = () => readFileSync(join(dir, "zone-map.json"), "utf8");
+
+/**
+ * Country and major cities for a name, from @vvo/tzdb (never its offsets: those are a
+ * snapshot). @vvo/tzdb groups zones that share offsets and gives the group its main zone's
+ * cities; only names on that zone's own clock get them (Europe/Madrid's "Madrid,
+ * Barcelona" are not Africa/Ceuta's, New York City is not Indiana's).
+ */
+const places = new Map<string, { country: string; cities: string[] }>();
+for (const zone of getTimeZones({ includeUtc: true })) {
+  for (const name of zone.group) {
+    const sameClock = zonePages.names[name] !== undefined && zonePages.names[name] === zonePages.names[zone.name];
+    places.set(name, { country: zone.countryName, cities: sameClock ? zone.mainCities.slice(0, 3) : [] });
+  }
+}
+export const placeOf = (name: string) => places.get(name) ?? null;

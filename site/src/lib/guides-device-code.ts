@@ -3,8 +3,10 @@
 // against stubs of the Arduino calls and runs the CircuitPython functions under python3,
 // both on the real server's answers.
 
-/** The host the snippets name; the tests put the test server in its place. */
-export const GUIDE_HOST = "https://zonetime.example";
+import { BUILD_ORIGIN } from "./origin";
+
+/** The host the snippets name (the page shows its own origin there); the tests put the test server in its place. */
+export const GUIDE_HOST = BUILD_ORIGIN;
 
 export const ARDUINO_SKETCH = `#include <WiFi.h>
 #include <HTTPClient.h>

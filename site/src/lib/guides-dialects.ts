@@ -2,7 +2,8 @@
 // API are answered at their own paths, so moving is changing the host. Every path shown
 // here is requested by test/http/dialects/guides.test.ts.
 
-import type { Guide } from "./guides";
+import type { Guide } from "./guide";
+import { BUILD_ORIGIN } from "./origin";
 
 export const dialectGuides: Guide[] = [
   {
@@ -11,7 +12,7 @@ export const dialectGuides: Guide[] = [
     summary: "Same paths under /api, legacy and v1; change the host.",
     html: `<p>timeapi.io's routes answer here at the same paths, with the same field names, order and formats: replace
 <code>https://timeapi.io</code> (or <code>www.timeapi.io</code>) with this host and keep the rest.</p>
-<pre><code>curl '/api/Time/current/zone?timeZone=Europe/Amsterdam'
+<pre data-run="shell"><code>curl '/api/Time/current/zone?timeZone=Europe/Amsterdam'
 curl '/api/TimeZone/zone?timeZone=America/New_York'
 curl '/api/TimeZone/coordinate?latitude=52.37&amp;longitude=4.89'
 curl '/api/TimeZone/ip?ipAddress=8.8.8.8'
@@ -40,7 +41,7 @@ certificate to pin: firmware that pins timeapi.io's certificate needs a build th
     html: `<p>TimeZoneDB's endpoints answer here at <code>/v2.1/</code> and <code>/v2/</code>: replace
 <code>api.timezonedb.com</code> (or <code>vip.timezonedb.com</code>) with this host. The <code>key</code> is accepted and ignored,
 so keep whatever your client sends.</p>
-<pre><code>curl '/v2.1/get-time-zone?key=any&amp;format=json&amp;by=zone&amp;zone=America/Denver'
+<pre data-run="shell"><code>curl '/v2.1/get-time-zone?key=any&amp;format=json&amp;by=zone&amp;zone=America/Denver'
 curl '/v2.1/get-time-zone?key=any&amp;format=json&amp;by=zone&amp;zone=CDT'
 curl '/v2.1/get-time-zone?key=any&amp;format=json&amp;by=position&amp;lat=40.71&amp;lng=-74.01'
 curl '/v2.1/get-time-zone?key=any&amp;format=json&amp;by=city&amp;country=US&amp;city=Portland'
@@ -66,13 +67,13 @@ ten places a page.</p>`,
 statuses, field names and formatting (sorted keys, three-space indent; seven decimals in XML). Point an SDK at this host
 through its base-URL option; any <code>key</code> works (Python's SDK refuses keys not starting with <code>AIza</code> before it
 sends anything, so give it any such string):</p>
-<pre><code>curl '/maps/api/timezone/json?location=39.6034810,-119.6822510&amp;timestamp=1331161200&amp;key=AIzaAnything'
+<pre data-run="shell"><code>curl '/maps/api/timezone/json?location=39.6034810,-119.6822510&amp;timestamp=1331161200&amp;key=AIzaAnything'
 curl '/maps/api/timezone/json?location=19.076,72.8777&amp;timestamp=1700000000&amp;language=es'
 curl '/maps/api/timezone/xml?location=-33.8688,151.2093&amp;timestamp=0'</code></pre>
-<pre><code># Python: googlemaps.Client(key="AIzaAnything", base_url="https://this-host")
-# JavaScript: client.timezone({ params: {...}, url: "https://this-host/maps/api/timezone/json" })
-# Go: maps.NewClient(maps.WithAPIKey("AIzaAnything"), maps.WithBaseURL("https://this-host"))
-# Java: new GeoApiContext.Builder().apiKey("AIzaAnything").baseUrlOverride("https://this-host")</code></pre>
+<pre data-run="sdk"><code># Python: googlemaps.Client(key="AIzaAnything", base_url="${BUILD_ORIGIN}")
+# JavaScript: client.timezone({ params: {...}, url: "${BUILD_ORIGIN}/maps/api/timezone/json" })
+# Go: maps.NewClient(maps.WithAPIKey("AIzaAnything"), maps.WithBaseURL("${BUILD_ORIGIN}"))
+# Java: new GeoApiContext.Builder().apiKey("AIzaAnything").baseUrlOverride("${BUILD_ORIGIN}")</code></pre>
 <p><code>timeZoneId</code> is CLDR's canonical id as Google gives it (<code>Asia/Calcutta</code>), <code>timeZoneName</code> CLDR's long
 name in force at <code>timestamp</code>, in <code>language</code> or else the <code>Accept-Language</code> header's. Every answer is HTTP
 200 with a <code>status</code>: <code>INVALID_REQUEST</code> with an <code>errorMessage</code> for a bad location or timestamp,

@@ -1,7 +1,7 @@
 // The guides about a zone's rules rather than its present: the changes ahead
 // (/timezone/{name}/transitions) and a microcontroller's clock (/timezone/{name}/device).
 
-import type { Guide } from "./guides";
+import type { Guide } from "./guide";
 import { ARDUINO_SKETCH, CIRCUITPYTHON_BOARD, CIRCUITPYTHON_TZ } from "./guides-device-code";
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -15,8 +15,8 @@ export const zoneRuleGuides: Guide[] = [
 zone's UTC offset, abbreviation or DST flag changes. <code>from</code> and <code>to</code> take the <code>at</code> syntax (unix
 seconds or an RFC 3339 instant); without them the window is one year from now. Any window inside years 0001-9999 works:
 past the data's last explicit rule the answer comes from the rules that repeat forever, exactly as <code>zic</code> compiles them.</p>
-<pre><code>curl -s '/timezone/America/New_York/transitions?from=2027-01-01T00:00:00Z&amp;to=2028-01-01T00:00:00Z'</code></pre>
-<pre><code>{"timezone":"America/New_York","from":"2027-01-01T00:00:00Z","to":"2028-01-01T00:00:00Z",
+<pre data-run="shell"><code>curl -s '/timezone/America/New_York/transitions?from=2027-01-01T00:00:00Z&amp;to=2028-01-01T00:00:00Z'</code></pre>
+<pre data-run="answer"><code>{"timezone":"America/New_York","from":"2027-01-01T00:00:00Z","to":"2028-01-01T00:00:00Z",
  "transitions":[
   {"unixtime":1805007600,"at":"2027-03-14T07:00:00Z","utc_offset":"-04:00","abbreviation":"EDT","dst":true,
    "dst_offset":3600,"raw_offset":-18000,"utc_offset_before":"-05:00","abbreviation_before":"EST","dst_before":false,
@@ -45,7 +45,7 @@ JavaScript's Temporal).</p>`,
 local time from a POSIX TZ string (<code>EST5EDT,M3.2.0,M11.1.0</code> for New York). <code>GET /timezone/{name}/device</code>
 answers a string that is right from now on glibc, musl and ESP-IDF's newlib alike, how long it stays right, and when to
 ask again:</p>
-<pre><code>curl -s '/timezone/America/Havana/device.txt?at=2026-11-23T00:00:00Z'
+<pre data-run="shell"><code>curl -s '/timezone/America/Havana/device.txt?at=2026-11-23T00:00:00Z'
 timezone: America/Havana
 posix_tz: CST5CDT,J326/19,J311/1
 valid_until: 2027-11-23T00:00:00Z
@@ -62,12 +62,12 @@ rules; <code>refresh_after</code> is then a month ahead, so a new tz database re
 (JSON) or <code>/device.csv</code> (the two columns of <code>posix_tz_db</code>'s zones.csv) give every zone's at once
 for a configuration page's dropdown, cacheable until the earliest <code>refresh_after</code>.</p>
 <p>An Arduino sketch for the ESP32 that asks again at <code>refresh_after</code> (and an hour later when that fails):</p>
-<pre><code>${escapeHtml(ARDUINO_SKETCH)}</code></pre>
+<pre data-run="device"><code>${escapeHtml(ARDUINO_SKETCH)}</code></pre>
 <p>With ESP-IDF: <code>setenv("TZ", posix_tz, 1); tzset();</code>. CircuitPython has no TZ support in its
 <code>time</code> module, so these few functions read the string as the C libraries do:</p>
-<pre><code>${escapeHtml(CIRCUITPYTHON_TZ)}</code></pre>
+<pre data-run="device"><code>${escapeHtml(CIRCUITPYTHON_TZ)}</code></pre>
 <p>and the board's loop, as in Adafruit's guides:</p>
-<pre><code>${escapeHtml(CIRCUITPYTHON_BOARD)}</code></pre>
+<pre data-run="device"><code>${escapeHtml(CIRCUITPYTHON_BOARD)}</code></pre>
 <p>Both are run by this service's tests against its own answers: the sketch compiled with g++ against stubs of the
 Arduino calls, the Python functions under CPython.</p>`,
   },

@@ -3,13 +3,9 @@
 import { dialectGuides } from "./guides-dialects";
 import { clockGuides } from "./guides-clock";
 import { zoneRuleGuides } from "./guides-zone-rules";
+import type { Guide } from "./guide";
 
-export interface Guide {
-  slug: string;
-  title: string;
-  summary: string;
-  html: string;
-}
+export type { Guide };
 
 export const guides: Guide[] = [
   {
@@ -31,7 +27,7 @@ The root paths (without <code>/api</code>) are the same API with <code>Z</code> 
     html: `<p>A phone, a photo's GPS tag or a click on a map gives coordinates, not a zone name.
 <code>/coordinates/{latitude},{longitude}</code> answers with the time object of the zone at that point, in decimal degrees,
 latitude first (as maps write them):</p>
-<pre><code>curl /coordinates/51.5074,-0.1278          # London: Europe/London
+<pre data-run="shell"><code>curl /coordinates/51.5074,-0.1278          # London: Europe/London
 curl /coordinates/27.7172,85.3240.txt      # Kathmandu, as key: value lines
 curl '/coordinates/-33.8688,151.2093?at=2027-01-01T00:00:00Z'</code></pre>
 <p>The zone comes from the timezone-boundary-builder polygons (OpenStreetMap data), tested point for point against
@@ -45,7 +41,7 @@ answer is the data's first zone, and the <code>X-Other-Timezones</code> header l
 <p>Anything but two plain decimal numbers in range is a <code>400</code> whose message says which part is wrong:
 <code>91,0</code>, <code>0,181</code>, <code>1e5,0</code>, <code>NaN,NaN</code>.</p>
 <p>In the browser, the position comes from <code>navigator.geolocation</code>, which asks the user first:</p>
-<pre><code>navigator.geolocation.getCurrentPosition(async ({ coords }) => {
+<pre data-run="js"><code>navigator.geolocation.getCurrentPosition(async ({ coords }) => {
   const r = await fetch(\`/coordinates/\${coords.latitude},\${coords.longitude}\`);
   const { timezone, datetime } = await r.json();
 });</code></pre>`,
@@ -56,7 +52,7 @@ answer is the data's first zone, and the <code>X-Other-Timezones</code> header l
     summary: "Append .txt for key: value lines.",
     html: `<p>Append <code>.txt</code> to any path for <code>text/plain</code>: one <code>key: value</code> line per field
 (a null prints as an empty value), or one name per line for lists. Shell scripts can grep it:</p>
-<pre><code>curl -s /timezone/Europe/London.txt | grep '^datetime' | cut -d' ' -f2</code></pre>
+<pre data-run="shell"><code>curl -s /timezone/Europe/London.txt | grep '^datetime' | cut -d' ' -f2</code></pre>
 <p>Errors come as the message alone, with the same status codes as JSON.</p>`,
   },
   {
@@ -76,7 +72,7 @@ transition the answer is its local mean time, with seconds in the offset where i
     summary: "Call the API from any web page.",
     html: `<p>Every answer, errors included, carries <code>Access-Control-Allow-Origin: *</code>; preflight requests are answered
 and cached for a day. No credentials are used or accepted, so call it with a plain <code>fetch</code>:</p>
-<pre><code>const r = await fetch("/timezone/Asia/Tokyo");
+<pre data-run="js"><code>const r = await fetch("/timezone/Asia/Tokyo");
 if (!r.ok) throw new Error((await r.json()).error);
 const { datetime, abbreviation } = await r.json();</code></pre>
 <p>The tz database release travels in the <code>X-Tzdb-Version</code> header, readable from scripts.</p>`,

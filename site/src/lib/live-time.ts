@@ -51,7 +51,7 @@ export function wallClock(datetime: string, elapsedMs: number): string {
  * Keeps `element`'s [data-role=time] ticking for a time object; re-asks the API every minute.
  * `first`: an answer for `path()` already fetched, shown instead of asking again.
  */
-export function runClock(element: HTMLElement, path: () => string, describe: (t: TimeObject, others: string[]) => string, first?: TimeResult): () => void {
+export function runClock(element: HTMLElement, path: () => string, describe: (t: TimeObject, others: string[]) => string | Node[], first?: TimeResult): () => void {
   const timeEl = element.querySelector<HTMLElement>("[data-role=time]")!;
   const metaEl = element.querySelector<HTMLElement>("[data-role=meta]")!;
   let current: FetchedTime | null = null;
@@ -71,7 +71,8 @@ export function runClock(element: HTMLElement, path: () => string, describe: (t:
     current = result;
     element.dataset.state = "live";
     element.dataset.timezone = result.time.timezone;
-    metaEl.textContent = describe(result.time, result.others);
+    const described = describe(result.time, result.others);
+    metaEl.replaceChildren(...(typeof described === "string" ? [described] : described));
     tick();
   };
   const tick = () => {
@@ -87,5 +88,17 @@ export function runClock(element: HTMLElement, path: () => string, describe: (t:
   };
 }
 
+/** A zone's name as a link to its page: every zone name on the site leads there. */
+export function zoneLink(name: string): HTMLAnchorElement {
+  const a = document.createElement("a");
+  a.href = `/zones/${name}/`;
+  a.textContent = name;
+  return a;
+}
+
 export const describeTime = (t: TimeObject) =>
   `${t.timezone} · UTC${t.utc_offset} · ${t.abbreviation}${t.dst ? " · DST" : ""}`;
+
+/** describeTime with the zone's name a link to its page; `before` and `after` are text around it. */
+export const describeTimeLinked = (t: TimeObject, before = "", after = ""): Node[] =>
+  [before, zoneLink(t.timezone), `${describeTime(t).slice(t.timezone.length)}${after}`].filter((n) => n !== "").map((n) => (typeof n === "string" ? document.createTextNode(n) : n));

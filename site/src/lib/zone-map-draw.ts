@@ -153,7 +153,8 @@ export async function startZoneMap(root: HTMLElement): Promise<void> {
     answer.replaceChildren(
       `${la}, ${lo}: `,
       Object.assign(document.createElement("a"), { href: `/zones/${t.timezone}/`, textContent: t.timezone }),
-      ` · ${describeTime(t)} · ${t.datetime.slice(0, 19).replace("T", " ")}`,
+      // The zone's name once (the link), then its offset and abbreviation.
+      `${describeTime(t).slice(t.timezone.length)} · ${t.datetime.slice(0, 19).replace("T", " ")}`,
       r.others.length > 0 ? ` · the data also gives ${r.others.join(", ")}` : "",
     );
   };
