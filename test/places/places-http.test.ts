@@ -113,8 +113,8 @@ describe("GET /places", () => {
     ["q=paris&country=FRA", "invalid country"],
     ["q=paris&country=", "invalid country"],
     ["q=paris&country=%C3%89S", "invalid country"],
-    ["q=paris&lang=x-", "lang must be a BCP 47 language tag"], // the message every ?lang= route gives (params/lang-param.ts),
-    ["q=paris&lang=%00", "lang must be a BCP 47 language tag"], // the message every ?lang= route gives (params/lang-param.ts),
+    ["q=paris&lang=x-", "lang must be a BCP 47 language tag"], // as every ?lang= route says it (params/lang-param.ts)
+    ["q=paris&lang=%00", "lang must be a BCP 47 language tag"],
   ])("?%.60s is a 400: %s", async (query, message) => {
     const response = await fetch(`${server.url}/places?${query}`);
     expect(response.status).toBe(400);
