@@ -29,7 +29,8 @@ async function staleness(dataDir: string, siteDir: string): Promise<string | nul
   if (manifest.geo.version !== GEO_TZ_VERSION) return `the coordinates table is from ${GEO_TZ_PACKAGE} ${manifest.geo.version}, not ${GEO_TZ_VERSION}`;
   if (manifest.names.version !== installedCldrVersion()) return `the names table is from CLDR ${manifest.names.version}, not ${installedCldrVersion()}`;
   if (!manifest.places) return "no places table";
-  for (const file of [manifest.tzdb.file, manifest.geo.file.name, ...manifest.ip.files.map((f) => f.name), manifest.names.file.name, manifest.places.file.name]) {
+  if (!manifest.history) return "no tzdb history table";
+  for (const file of [manifest.tzdb.file, manifest.geo.file.name, ...manifest.ip.files.map((f) => f.name), manifest.names.file.name, manifest.places.file.name, manifest.history.file.name]) {
     if (!existsSync(join(setFolderOf(dataDir, manifest), file))) return `${file} is missing`;
   }
   if (!existsSync(join(siteDir, "index.html"))) return "the website is not built";

@@ -9,6 +9,7 @@ import type { PlaceTable } from "../places/place-table.ts";
 import { TimeObjectRenderer } from "../time-object/renderer.ts";
 import type { ResolvedName, ZoneTable } from "../tz/zone-table.ts";
 import type { NamesTable } from "../names/names-table.ts";
+import type { TzdbHistory } from "../tz/tzdb-history.ts";
 import { ZoneNamer } from "../names/zone-namer.ts";
 import { AnswerCache } from "./answer-cache.ts";
 import { KnownRequests } from "./known-requests.ts";
@@ -29,6 +30,8 @@ export interface Tables {
   places: PlaceTable;
   /** null when the data folder has none (tables built by hand, in tests). */
   manifest: Manifest | null;
+  /** Every tzdb release served, the default first (generated/tzdb-history.bin; `?tzdb=`). */
+  history: TzdbHistory;
 }
 
 /** What a request is answered from: the tables, and what HTTP derives from them once per load. Replaced as a whole on reload. */
