@@ -55,7 +55,12 @@ export interface ApiData extends Tables {
   dialectAnswers: KeptDialectAnswers;
   /** `?lang=`'s timezone_name per zone, query and second (timezone-name-tails.ts). */
   timezoneNameTails: TimezoneNameTails;
+  /** The same data answering from another release's zone table (`?tzdb=`, time-machine/release-data.ts). */
+  withZones: (zones: ZoneTable) => ApiData;
 }
+
+/** An older release's answer cache (`?tzdb=`): small, as there may be one per release served. */
+const RELEASE_ANSWER_CACHE_BYTES = 256 * 1024;
 
 /** ANSWER_CACHE_BYTES's default: per worker process. */
 export const DEFAULT_ANSWER_CACHE_BYTES = 4 * 1024 * 1024;
@@ -85,5 +90,6 @@ export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT
     queriedZones: new LocatedParams<ResolvedName>(MAX_URL_LENGTH),
     clockZones: new LocatedParams<readonly ResolvedName[]>(MAX_URL_LENGTH, MAX_LIST_ENTRIES),
     timezoneNameTails: new TimezoneNameTails(),
+    withZones: (zones) => apiData({ ...tables, zones }, tls, RELEASE_ANSWER_CACHE_BYTES),
   };
 }
