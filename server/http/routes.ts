@@ -114,7 +114,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   // The dialects first: their paths are no name of WorldTimeAPI's (`/api/TimeZone/zone`
   // was an unknown location there), and every tz name keeps its meaning below.
   ...DIALECT_ROUTES,
-  { pattern: "/timezone", on: "api", label: "timezone_list", limited: true, handle: remembered(timezoneList) },
+  { pattern: "/timezone", on: "api", label: "timezone_list", limited: true, handle: withTzdb(remembered(timezoneList)) },
   // `withTzdb`: `?tzdb=RELEASE` answers as that release would (time-machine/with-tzdb.ts).
   { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", limited: true, handle: withTzdb(remembered(transitions)) },
   { pattern: "/timezone/{name*}/info", on: "api", label: "info", limited: true, handle: withTzdb(remembered(info)) },

@@ -2,7 +2,8 @@
 // whose present or future it changed (windows ending after the release's date); and per
 // name, one entry per release that changed its answers. Atom (RFC 4287) and JSON Feed 1.1,
 // from the same entries. Links are relative to the service (each entry links to its
-// release's page, GET /tzdb/{release}/changes).
+// release's page, GET /tzdb/{release}/changes), and carry no type: feed readers take only an
+// untyped or HTML alternate link as the entry's link.
 
 import { formatDateTime } from "../../core/time-format.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
@@ -100,7 +101,7 @@ export function atom(feed: Feed): string {
   const entries = feed.entries.map((e) => `  <entry>
     <id>${xml(e.id)}</id>
     <title>${xml(e.title)}</title>
-    <link rel="alternate" type="application/json" href="${xml(e.link)}"/>
+    <link rel="alternate" href="${xml(e.link)}"/>
     <updated>${e.updated}</updated>
     <summary>${xml(e.summary)}</summary>
     <content type="text">${xml(e.content)}</content>
@@ -113,7 +114,7 @@ export function atom(feed: Feed): string {
   <updated>${updated}</updated>
   <author><name>zonetime</name></author>
   <link rel="self" type="application/atom+xml" href="${xml(feed.self)}"/>
-  <link rel="alternate" type="application/json" href="${xml(feed.home)}"/>
+  <link rel="alternate" href="${xml(feed.home)}"/>
 ${entries}</feed>
 `;
 }
