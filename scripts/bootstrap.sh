@@ -34,6 +34,8 @@ if $want_test_tools; then
   python3 -c 'import requests' 2>/dev/null || missing+=(python3-requests)
   # The tzdb release feeds are read by a real feed reader (test/http/tzdb-feeds.test.ts).
   /usr/bin/python3 -c 'import feedparser' 2>/dev/null || missing+=(python3-feedparser)
+  # ...and by gofeed (Atom and JSON Feed), built offline like Google's Go SDK below.
+  [ -d /usr/share/gocode/src/github.com/mmcdole/gofeed ] || missing+=(golang-github-mmcdole-gofeed-dev)
   # namnv609/timezonedb-php-api (Packagist) runs on Debian's PHP, Guzzle and OptionsResolver.
   need php php-cli
   [ -f /usr/share/php/GuzzleHttp/autoload.php ] || missing+=(php-guzzlehttp-guzzle)
