@@ -62,20 +62,28 @@ export async function buildHistory(tzdbDir: string, outDir: string, builtAt: str
   }
   const versions: { name: string; compiled: CompiledZone }[] = [];
   const versionByKey = new Map<string, number>();
+  // Most zones' lines are the same from release to release: compiled once per distinct source.
+  const versionBySource = new Map<string, number>();
   const names = new Set<string>();
   const perRelease: Map<string, number>[] = [];
   for (const source of sources) {
     const zoneVersion = new Map<string, number>();
     for (const zone of source.zones) {
       if (EXCLUDED_NAMES.has(zone.name)) continue;
-      const compiled = compileZone(zone, horizonYear, firstYear);
-      // The name is part of the key: two Zones of one release never share a version.
-      const key = `${zone.name}\n${JSON.stringify(compiled)}`;
-      let v = versionByKey.get(key);
+      // The name is part of both keys: two Zones of one release never share a version.
+      // Source positions left out: the same lines sit at other line numbers in another release.
+      const sourceKey = JSON.stringify(zone, (key, value) => (key === "pos" ? undefined : value));
+      let v = versionBySource.get(sourceKey);
       if (v === undefined) {
-        v = versions.length;
-        versions.push({ name: zone.name, compiled });
-        versionByKey.set(key, v);
+        const compiled = compileZone(zone, horizonYear, firstYear);
+        const key = `${zone.name}\n${JSON.stringify(compiled)}`;
+        v = versionByKey.get(key);
+        if (v === undefined) {
+          v = versions.length;
+          versions.push({ name: zone.name, compiled });
+          versionByKey.set(key, v);
+        }
+        versionBySource.set(sourceKey, v);
       }
       zoneVersion.set(zone.name, v);
     }
