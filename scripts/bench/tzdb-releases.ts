@@ -50,6 +50,11 @@ export async function benchTzdbReleases(dataDir: string): Promise<void> {
     }
     const [b, o] = [median(base), median(release)];
     console.log(`  ${path.padEnd(68)} default ${b.toFixed(3)}  ?tzdb=${OLD} ${o.toFixed(3)}  throughput ratio ${(b / o).toFixed(3)}`);
+    if (process.env.BENCH_NAMED_DEFAULT) {
+      const named = `${path}${path.includes("?") ? "&" : "?"}tzdb=${state.data.history.defaultRelease}`;
+      round(named);
+      console.log(`  ${"".padEnd(68)} ?tzdb=${state.data.history.defaultRelease} ${median(Array.from({ length: ROUNDS }, () => round(named))).toFixed(3)}`);
+    }
   }
   if (sink === 0) console.log("unreachable");
 }

@@ -25,22 +25,40 @@ export function dataOfRelease(data: ApiData, release: string): ApiData {
   return derived;
 }
 
+/**
+ * The common case read in place: `tzdb=` as a whole parameter whose value is a release
+ * served, spelled plainly. Anything else (escapes, a repeat, a bad value) is left to
+ * releaseParam, which decides and names the error.
+ */
+function servedReleaseAt(request: RouteRequest, at: number): string | undefined {
+  const { query } = request;
+  if (at > 0 && query.charCodeAt(at - 1) !== 38 /* & */) return undefined;
+  if (query.indexOf("tzdb=", at + 5) >= 0) return undefined;
+  const end = query.indexOf("&", at);
+  const value = query.slice(at + 5, end < 0 ? undefined : end);
+  return request.data.history.meta(value) === undefined ? undefined : value;
+}
+
 export function withTzdb(handle: RouteHandler): RouteHandler {
   return (request, state) => {
-    const release = releaseParam(request, "tzdb");
+    // Nearly every request names no release: one substring test, nothing parsed.
+    const at = request.query.indexOf("tzdb=");
+    if (at < 0) return handle(request, state);
+    const release = servedReleaseAt(request, at) ?? releaseParam(request, "tzdb");
     if (release === undefined || release === request.data.history.defaultRelease) return handle(request, state);
-    // The request seen through a new object with its own `data`: the pipeline's request is a
-    // class whose getters (clientAddress) read its own fields, which a spread would lose.
-    const inRelease: RouteRequest = Object.create(request, { data: { value: dataOfRelease(request.data, release), writable: true } });
+    // The request itself answers from the release's data for the length of this synchronous
+    // call (every GET handler is), then goes back: no copy of the request per answer.
+    const data = request.data;
+    request.data = dataOfRelease(data, release);
     try {
-      return handle(inRelease, state);
+      return handle(request, state);
     } catch (error) {
       if (error instanceof HttpError && error.code === "unknown_location") {
         throw notFound("unknown_location", `unknown location in tzdb ${release}`);
       }
       throw error;
     } finally {
-      request.cost = inRelease.cost; // the handler charged the copy
+      request.data = data;
     }
   };
 }
