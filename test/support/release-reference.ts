@@ -1,7 +1,7 @@
 // The reference for any tzdb release served: its committed zic input (data/tzdb-releases,
 // read back as the build reads it) compiled by the machine's zic, once per test run.
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readStoredReleases, type StoredRelease } from "../../scripts/tzdb/history/release-store.ts";
@@ -51,6 +51,24 @@ export const unquoted = (abbr: string) => abbr.replace(/^"(.*)"$/, "$1");
  * zdump -v also reports a change at the range's upper bound itself: left out.
  */
 export async function verboseHistories(tzdir: string, names: string[], lo: number, hi: number): Promise<{ histories: Map<string, ZoneHistory>; changes: Map<string, VerboseChange[]> }> {
+  // zdump's scan is the cost (about 0.1 s of CPU per zone): a TZif file's bytes decide what
+  // it prints, so each distinct file is dumped once per test process, whatever release holds it.
+  const keyOf = new Map(names.map((n) => [n, `${lo}|${hi}|${new Bun.CryptoHasher("sha256").update(readFileSync(join(tzdir, n))).digest("hex")}`]));
+  const missing = new Map<string, string>();
+  for (const [name, key] of keyOf) if (!dumped.has(key) && !missing.has(key)) missing.set(key, name);
+  if (missing.size > 0) {
+    const fresh = await dumpHistories(tzdir, [...missing.values()], lo, hi);
+    for (const [key, name] of missing) dumped.set(key, { history: fresh.histories.get(name)!, changes: fresh.changes.get(name)! });
+  }
+  return {
+    histories: new Map(names.map((n) => [n, dumped.get(keyOf.get(n)!)!.history])),
+    changes: new Map(names.map((n) => [n, dumped.get(keyOf.get(n)!)!.changes])),
+  };
+}
+
+const dumped = new Map<string, { history: ZoneHistory; changes: VerboseChange[] }>();
+
+async function dumpHistories(tzdir: string, names: string[], lo: number, hi: number): Promise<{ histories: Map<string, ZoneHistory>; changes: Map<string, VerboseChange[]> }> {
   const verbose = await zdumpVerbose(tzdir, names, lo, hi);
   const changes = new Map([...verbose].map(([n, c]) => [n, c.filter((x) => x.at < yearStart(hi))]));
   const quiet = names.filter((n) => changes.get(n)!.length === 0);
