@@ -5,7 +5,7 @@
 # python3, wrk, slowhttptest, faketime for the clock-offset clients, gcc, g++ and musl-gcc
 # for the device TZ harness and the guide's Arduino sketch, Debian's Chromium for the
 # browser tests, for the deployment tests podman with runc and podman-compose, debootstrap (the stand-in
-# base image), redis-server and nginx, and libcjson, python3-requests, jq, PHP (with
+# base image), redis-server and nginx, python3-feedparser for the tzdb feeds, and libcjson, python3-requests, jq, PHP (with
 # Guzzle), a JDK with OkHttp, Gson and OpenCensus jars and Go with uuid, x/time and
 # OpenCensus packages for the dialects' third-party clients).
 # Idempotent: installs only what is missing.
@@ -32,6 +32,10 @@ if $want_test_tools; then
   need gcc gcc
   [ -f /usr/include/cjson/cJSON.h ] || missing+=(libcjson-dev)
   python3 -c 'import requests' 2>/dev/null || missing+=(python3-requests)
+  # The tzdb release feeds are read by a real feed reader (test/http/tzdb-feeds.test.ts).
+  /usr/bin/python3 -c 'import feedparser' 2>/dev/null || missing+=(python3-feedparser)
+  # ...and by gofeed (Atom and JSON Feed), built offline like Google's Go SDK below.
+  [ -d /usr/share/gocode/src/github.com/mmcdole/gofeed ] || missing+=(golang-github-mmcdole-gofeed-dev)
   # namnv609/timezonedb-php-api (Packagist) runs on Debian's PHP, Guzzle and OptionsResolver.
   need php php-cli
   [ -f /usr/share/php/GuzzleHttp/autoload.php ] || missing+=(php-guzzlehttp-guzzle)

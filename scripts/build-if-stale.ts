@@ -3,7 +3,7 @@
 // data/tzdb holds now. It reads DATA_DIR, SITE_DIR and IP_SOURCE as the service does; the
 // service itself validates its whole configuration when it starts.
 
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { logError, logEvent } from "../server/core/log.ts";
 import { build } from "./build.ts";
@@ -11,6 +11,8 @@ import { GEO_TZ_PACKAGE, GEO_TZ_VERSION } from "./geo/geo-release.ts";
 import { ManifestError, readManifest } from "../server/formats/manifest.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
 import { readTzdbSource } from "./tzdb/build-zones.ts";
+import { releasesDirOf } from "./tzdb/history/build-history.ts";
+import { parseIndex, RELEASES_INDEX } from "./tzdb/history/release-store.ts";
 import { sha256Hex } from "./write-atomically.ts";
 import { installedCldrVersion } from "./names/cldr-source.ts";
 import { setFolderOf } from "./table-set-writer.ts";
@@ -29,12 +31,17 @@ async function staleness(dataDir: string, siteDir: string): Promise<string | nul
   if (manifest.geo.version !== GEO_TZ_VERSION) return `the coordinates table is from ${GEO_TZ_PACKAGE} ${manifest.geo.version}, not ${GEO_TZ_VERSION}`;
   if (manifest.names.version !== installedCldrVersion()) return `the names table is from CLDR ${manifest.names.version}, not ${installedCldrVersion()}`;
   if (!manifest.places) return "no places table";
-  for (const file of [manifest.tzdb.file, manifest.geo.file.name, ...manifest.ip.files.map((f) => f.name), manifest.names.file.name, manifest.places.file.name]) {
+  if (!manifest.history) return "no tzdb history table";
+  for (const file of [manifest.tzdb.file, manifest.geo.file.name, ...manifest.ip.files.map((f) => f.name), manifest.names.file.name, manifest.places.file.name, manifest.history.file.name]) {
     if (!existsSync(join(setFolderOf(dataDir, manifest), file))) return `${file} is missing`;
   }
   if (!existsSync(join(siteDir, "index.html"))) return "the website is not built";
   const source = await readTzdbSource(DEFAULT_TZDB_DIR);
   if (sha256Hex(source.text) !== manifest.tzdb.sourceSha256) return "data/tzdb changed since the last build";
+  const releases = join(releasesDirOf(DEFAULT_TZDB_DIR), RELEASES_INDEX);
+  if (existsSync(releases) && parseIndex(readFileSync(releases, "utf8")).map((r) => r.release).join(",") !== manifest.history.releases.join(",")) {
+    return "data/tzdb-releases changed since the last build";
+  }
   if ((process.env.IP_SOURCE || undefined) !== undefined && !manifest.ip.source.includes(process.env.IP_SOURCE!)) {
     return "IP_SOURCE differs from the last build";
   }

@@ -9,6 +9,7 @@ import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR, DEFAULT_TZDB_DIR } from "./paths.ts
 import { previousManifest, type Manifest } from "./manifest.ts";
 import { beginSet, type KeptFile } from "./table-set-writer.ts";
 import { buildZones } from "./tzdb/build-zones.ts";
+import { buildHistory } from "./tzdb/history/build-history.ts";
 import { ZONES_FILE } from "../server/formats/zones-format.ts";
 import { buildIp } from "./ip/build-ip.ts";
 import { buildGeo } from "./geo/build-geo.ts";
@@ -63,6 +64,8 @@ export async function build(options: BuildOptions): Promise<Manifest> {
     };
     const keptTz = kept("tz", previous?.tzdb, () => [{ name: previous!.tzdb.file, bytes: previous!.tzdb.bytes, sha256: previous!.tzdb.sha256 }]);
     const tzdb = keptTz ?? await buildZones(options.tzdbDir, out, builtAt);
+    // Every older release with it: rebuilt whenever tz is.
+    const history = kept("tz", keptTz ? previous?.history : undefined, () => [previous!.history.file]) ?? await buildHistory(options.tzdbDir, out, builtAt);
     // The coordinates and IP tables map onto the names our own tz table serves.
     const zones = await ZoneTable.load(join(out, ZONES_FILE));
     // The IP source is opened first: a bad one fails the build before the long geo step.
@@ -76,8 +79,8 @@ export async function build(options: BuildOptions): Promise<Manifest> {
     // Places take their zones from geo.bin: rebuilt whenever it is, so they always agree.
     const places = kept("places", keptGeo ? previous?.places : undefined, () => [previous!.places.file])
       ?? buildPlaces(out, options.tzdbDir, GeoTable.load(join(out, GEO_FILE)), new Set(zones.names), builtAt);
-    manifest = { manifestVersion: 1, builtAt, tzdb, geo, ip, names, places };
-    set.commit(manifest, [tzdb.file, geo.file.name, ...ip.files.map((f) => f.name), names.file.name, places.file.name]);
+    manifest = { manifestVersion: 1, builtAt, tzdb, geo, ip, names, places, history };
+    set.commit(manifest, [tzdb.file, geo.file.name, ...ip.files.map((f) => f.name), names.file.name, places.file.name, history.file.name]);
   } catch (error) {
     set.abandon();
     throw error;
@@ -128,6 +131,8 @@ if (import.meta.main) {
       `${m.names.file.name} (${m.names.file.bytes} bytes, ${m.names.buildMs} ms)`);
     console.log(`places: ${m.places.source} ${m.places.version}, data of ${m.places.dataDate}: ${m.places.places} places, ` +
       `${m.places.keys} keys -> ${m.places.file.name} (${m.places.file.bytes} bytes, ${m.places.buildMs} ms)`);
+    console.log(`tzdb history: ${m.history.releases.length} releases (gaps: ${m.history.gaps.join(", ") || "none"}), ${m.history.names} names, ` +
+      `${m.history.versions} versions -> ${m.history.file.name} (${m.history.file.bytes} bytes, ${m.history.buildMs} ms)`);
     const unknown = Object.entries(m.ip.unknownZones);
     if (unknown.length > 0) console.log(`ip: zones our tzdb lacks, stored as no location: ${unknown.map(([n, c]) => `${n} (${c})`).join(", ")}`);
     if (!values["no-site"] && values.only === undefined) console.log(`site: built into ${DEFAULT_SITE_DIR}`);

@@ -1,6 +1,7 @@
 // `bun run tzdb:update <tarball-or-tzdata.zi, path or URL>`: checks that the release
 // compiles, shows its version, sha256 and what it changes, replaces data/tzdb/ and
-// rebuilds generated/. On any failure data/tzdb/ is left exactly as it was.
+// rebuilds generated/. On any failure data/tzdb/ is left exactly as it was. The release it
+// replaces is kept in data/tzdb-releases/ (beside data/tzdb), as an edit from the new one.
 // Flags: --tzdb-dir DIR (default data/tzdb), --out DIR (default $DATA_DIR or generated/),
 // --no-build.
 
@@ -11,7 +12,11 @@ import { build } from "./build.ts";
 import { DEFAULT_DATA_DIR, DEFAULT_SITE_DIR, DEFAULT_TZDB_DIR } from "./paths.ts";
 import { compileTzdb, EXCLUDED_NAMES } from "./tzdb/compile.ts";
 import { compareReleases } from "./tzdb/compare-releases.ts";
-import { loadRelease, TAB_FILES } from "./tzdb/release-source.ts";
+import { loadRelease, TAB_FILES, type Release } from "./tzdb/release-source.ts";
+import { releasesDirOf } from "./tzdb/history/build-history.ts";
+import { makeDelta } from "./tzdb/history/release-delta.ts";
+import { readStoredReleases, RELEASES_INDEX, writeStoredReleases, type StoredRelease } from "./tzdb/history/release-store.ts";
+import { summaryOf } from "./tzdb/history/news-summary.ts";
 import { TZDATA_FILE, readTzdbSource } from "./tzdb/build-zones.ts";
 import { sha256Hex } from "./write-atomically.ts";
 
@@ -48,7 +53,14 @@ async function main(): Promise<void> {
     for (const line of changes.changed) console.log(`  ${line}`);
   }
 
+  // The old releases are read (and checked) while data/tzdb still holds the head of their chain.
+  const releasesDir = releasesDirOf(tzdbDir);
+  const kept = existsSync(join(releasesDir, RELEASES_INDEX)) ? readStoredReleases(tzdbDir, releasesDir) : null;
   replaceSourceDir(tzdbDir, release);
+  if (kept !== null) {
+    keepOldReleases(releasesDir, release, kept);
+    console.log(`${releasesDir} keeps ${kept.filter((r) => r.release !== release.version).length} older releases`);
+  }
   console.log(`${tzdbDir} now holds ${release.version}`);
   if (!values["no-build"]) {
     // The default build also refreshes the website, whose pages name the tzdb release.
@@ -56,6 +68,18 @@ async function main(): Promise<void> {
     const manifest = await build({ tzdbDir, outDir: values.out!, only: "tz", siteOut });
     console.log(`rebuilt ${join(values.out!, manifest.tzdb.file)}: tzdb ${manifest.tzdb.version}, ${manifest.tzdb.names} names`);
   }
+}
+
+/** data/tzdb-releases/ with the new release at its head and every other one kept (one of the same name replaced). */
+function keepOldReleases(releasesDir: string, release: Release, kept: StoredRelease[]): void {
+  const date = /^Release \S+ - (\d{4}-\d\d-\d\d)/.exec(release.news)?.[1] ?? null;
+  const head: StoredRelease = {
+    release: release.version, date, form: "tzdata.zi+backzone", sha256: sha256Hex(release.tzdataZi),
+    source: `${release.kind} ${release.origin} (sha256 ${release.inputSha256})`,
+    summary: release.news ? summaryOf(release.news) : "no NEWS entry at hand (updated from a bare tzdata.zi)",
+    text: release.tzdataZi, news: release.news,
+  };
+  writeStoredReleases(releasesDir, [head, ...kept.filter((r) => r.release !== release.version)], makeDelta);
 }
 
 /** Writes the new release beside the old directory, then swaps the two by rename. */

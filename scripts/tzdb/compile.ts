@@ -26,7 +26,7 @@ export interface CompiledTzdb {
  * UNTIL names, so that from then on only TO=max rules are in force and the footer
  * reproduces exactly what the stored table would have said.
  */
-function horizonOf(source: ZoneTableSource): { horizonYear: number; firstYear: number } {
+export function horizonOf(source: ZoneTableSource): { horizonYear: number; firstYear: number } {
   let last = MIN_HORIZON_YEAR;
   let first = Infinity;
   for (const zone of source.zones) {

@@ -33,6 +33,8 @@ export interface Release {
   tzdataZi: string;
   /** The release's .tab files (a bare tzdata.zi carries none). */
   tabFiles: Map<string, string>;
+  /** The release's own NEWS entry (a tarball's NEWS, first entry); "" for a bare tzdata.zi. */
+  news: string;
 }
 
 async function readInput(input: string): Promise<Uint8Array> {
@@ -86,7 +88,8 @@ async function fromTarball(bytes: Uint8Array, origin: string): Promise<Omit<Rele
     for (const name of TAB_FILES) {
       if (present.has(name)) tabFiles.set(name, await Bun.file(join(dir, name)).text());
     }
-    return { version, tzdataZi: await Bun.file(join(dir, "tzdata.zi")).text(), tabFiles };
+    const news = present.has("NEWS") ? firstNewsEntry(await Bun.file(join(dir, "NEWS")).text(), version) : "";
+    return { version, tzdataZi: await Bun.file(join(dir, "tzdata.zi")).text(), tabFiles, news };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -106,5 +109,13 @@ export async function loadRelease(input: string): Promise<Release> {
   }
   const version = /^#\s*version\s+(\S+)/m.exec(text)?.[1];
   if (!version) throw new ReleaseSourceError(`${input}: a tzdata.zi must name its release in a "# version" line`);
-  return { version, tzdataZi: text, tabFiles: new Map(), inputSha256, origin: input, kind: "tzdata.zi" };
+  return { version, tzdataZi: text, tabFiles: new Map(), news: "", inputSha256, origin: input, kind: "tzdata.zi" };
+}
+
+/** NEWS's entry for `version` ("Release 2026b - ..." up to the next "Release"), or "". */
+function firstNewsEntry(news: string, version: string): string {
+  const start = news.indexOf(`\nRelease ${version} - `);
+  if (start < 0) return "";
+  const end = news.indexOf("\nRelease ", start + 1);
+  return news.slice(start + 1, end < 0 ? undefined : end).trimEnd();
 }

@@ -74,6 +74,20 @@ export interface PlacesManifest {
   buildMs: number;
 }
 
+/** Every tzdb release served (generated/tzdb-history.bin, scripts/tzdb/history/build-history.ts). */
+export interface HistoryManifest {
+  /** Newest (the default) first. */
+  releases: string[];
+  /** Releases between the first and the last served whose source we lack. */
+  gaps: string[];
+  /** Names any release had. */
+  names: number;
+  /** Distinct compiled zones stored. */
+  versions: number;
+  file: { name: string; bytes: number; sha256: string };
+  buildMs: number;
+}
+
 export interface Manifest {
   manifestVersion: 1;
   builtAt: string;
@@ -88,6 +102,7 @@ export interface Manifest {
   ip: IpManifest;
   names: NamesManifest;
   places: PlacesManifest;
+  history: HistoryManifest;
 }
 
 /** A manifest.json that is not JSON or not the shape above; the message names the file and the field. */
@@ -123,6 +138,9 @@ const SCHEMA: Check = {
   places: {
     source: "string", version: "string", dataDate: "string", license: "string", credit: { text: "string", url: "string" },
     places: "number", keys: "number", heavyPrefixes: "number", file: FILE_ENTRY, buildMs: "number",
+  },
+  history: {
+    releases: ["array", "string"], gaps: ["array", "string"], names: "number", versions: "number", file: FILE_ENTRY, buildMs: "number",
   },
 };
 

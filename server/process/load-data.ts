@@ -17,6 +17,8 @@ import { ZoneTable } from "../tz/zone-table.ts";
 import { NAMES_FILE } from "../formats/names-format.ts";
 import { NamesTable } from "../names/names-table.ts";
 import { readTableSet, type TableSet } from "./table-set.ts";
+import { HISTORY_FILE } from "../formats/history-format.ts";
+import { TzdbHistory } from "../tz/tzdb-history.ts";
 
 /** The tables of a checked set, decoded (the set's sealed bytes, no copy). */
 export function decodeTables({ manifest, tables }: TableSet): Tables {
@@ -34,7 +36,11 @@ export function decodeTables({ manifest, tables }: TableSet): Tables {
   const places = new PlaceTable(decodePlacesTable(tables[PLACES_FILE].buffer, tables[PLACES_FILE].path));
   const placeZones = places.data.zones.filter((name) => zones.resolve(name) === undefined);
   if (placeZones.length > 0) throw new TableFormatError(tables[PLACES_FILE].path, `names zones that ${ZONES_FILE} lacks (${placeZones.slice(0, 5).join(", ")}); rebuild with \`bun run build\``);
-  return { zones, ip, geo, names, places, manifest };
+  const history = TzdbHistory.fromBuffer(tables[HISTORY_FILE].buffer, tables[HISTORY_FILE].path, zones);
+  if (history.defaultRelease !== zones.tzdbVersion) {
+    throw new TableFormatError(tables[HISTORY_FILE].path, `serves ${history.defaultRelease} first, not ${ZONES_FILE}'s ${zones.tzdbVersion}; rebuild with \`bun run build\``);
+  }
+  return { zones, ip, geo, names, places, manifest, history };
 }
 
 /** The set DATA_DIR's manifest names, in this process's own sealed memory. */

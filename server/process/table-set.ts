@@ -28,8 +28,9 @@ import { IPV4_FILE, IPV6_FILE } from "../formats/ip-format.ts";
 import { PLACES_FILE } from "../formats/places-format.ts";
 import { ZONES_FILE } from "../formats/zones-format.ts";
 import { NAMES_FILE } from "../formats/names-format.ts";
+import { HISTORY_FILE } from "../formats/history-format.ts";
 
-export const TABLE_FILES = [ZONES_FILE, IPV4_FILE, IPV6_FILE, GEO_FILE, NAMES_FILE, PLACES_FILE] as const;
+export const TABLE_FILES = [ZONES_FILE, IPV4_FILE, IPV6_FILE, GEO_FILE, NAMES_FILE, PLACES_FILE, HISTORY_FILE] as const;
 export type TableFile = (typeof TABLE_FILES)[number];
 
 /** The sealed descriptors of a set, to hand to workers: the manifest's and each table's, by file name. */
@@ -58,7 +59,7 @@ type Entry = { name: string; bytes: number; sha256: string };
 
 function listedEntries(manifest: Manifest, manifestPath: string): Map<string, Entry> {
   const entries = new Map<string, Entry>();
-  const listed = [{ name: manifest.tzdb.file, bytes: manifest.tzdb.bytes, sha256: manifest.tzdb.sha256 }, ...manifest.ip.files, manifest.geo.file, manifest.names.file, manifest.places.file];
+  const listed = [{ name: manifest.tzdb.file, bytes: manifest.tzdb.bytes, sha256: manifest.tzdb.sha256 }, ...manifest.ip.files, manifest.geo.file, manifest.names.file, manifest.places.file, manifest.history.file];
   for (const entry of listed) {
     if (!/^[A-Za-z0-9._-]+$/.test(entry.name) || entry.name.startsWith(".")) throw new ManifestError(manifestPath, `"${entry.name}" is not a file name in the data folder`);
     if (!SHA256_HEX.test(entry.sha256)) throw new ManifestError(manifestPath, `the sha256 of ${entry.name} is not 64 lowercase hex digits`);

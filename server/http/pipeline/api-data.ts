@@ -9,6 +9,7 @@ import type { PlaceTable } from "../../places/place-table.ts";
 import { TimeObjectRenderer } from "../../time-object/renderer.ts";
 import type { ZoneTable } from "../../tz/zone-table.ts";
 import type { NamesTable } from "../../names/names-table.ts";
+import type { TzdbHistory } from "../../tz/tzdb-history.ts";
 import { ZoneNamer } from "../../names/zone-namer.ts";
 import { AnswerCache } from "../caching/answer-cache.ts";
 import { createMemos, type Memos } from "../caching/memos.ts";
@@ -26,6 +27,8 @@ export interface Tables {
   places: PlaceTable;
   /** null when the data folder has none (tables built by hand, in tests). */
   manifest: Manifest | null;
+  /** Every tzdb release served, the default first (generated/tzdb-history.bin; `?tzdb=`). */
+  history: TzdbHistory;
 }
 
 /** What a request is answered from: the tables, and what HTTP derives from them once per load. Replaced as a whole on reload. */
@@ -38,7 +41,12 @@ export interface ApiData extends Tables {
   answers: AnswerCache;
   /** The memo stores of this load (caching/memos.ts): a reload starts them empty. */
   memos: Memos;
+  /** The same data answering from another release's zone table (`?tzdb=`, time-machine/release-data.ts). */
+  withZones: (zones: ZoneTable) => ApiData;
 }
+
+/** An older release's answer cache (`?tzdb=`): small, as there may be one per release served. */
+const RELEASE_ANSWER_CACHE_BYTES = 256 * 1024;
 
 /** ANSWER_CACHE_BYTES's default: per worker process. */
 export const DEFAULT_ANSWER_CACHE_BYTES = 4 * 1024 * 1024;
@@ -63,5 +71,6 @@ export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT
     namer: new ZoneNamer(tables.zones, tables.names),
     answers: new AnswerCache(answerCacheBytes, `tz-${tables.zones.tzdbVersion}-${fingerprint}`),
     memos: createMemos(previous?.memos),
+    withZones: (zones) => apiData({ ...tables, zones }, tls, RELEASE_ANSWER_CACHE_BYTES),
   };
 }

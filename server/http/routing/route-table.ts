@@ -15,22 +15,32 @@ import { worldClock } from "../routes/world-clock.ts";
 import { sync } from "../routes/sync-route.ts";
 import { DIALECT_ROUTES } from "../dialects/dialect-routes.ts";
 import { health, healthLive, healthReady, metrics, openapiDocument } from "../routes/service-routes.ts";
+import { withTzdb } from "../time-machine/with-tzdb.ts";
+import { nameChanges, nameFeedAtom, nameFeedJson, releaseChangesRoute, tzdbFeedAtom, tzdbFeedJson, tzdbIndex } from "../time-machine/tzdb-routes.ts";
 
 export const ROUTE_TABLE: readonly RouteRow[] = [
   // The dialects first: their paths are no name of WorldTimeAPI's (`/api/TimeZone/zone`
   // was an unknown location there), and every tz name keeps its meaning below.
   ...DIALECT_ROUTES,
-  { pattern: "/timezone", on: "api", label: "timezone_list", limited: true, handle: remembered(timezoneList) },
-  { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", limited: true, handle: remembered(transitions) },
-  { pattern: "/timezone/{name*}/info", on: "api", label: "info", limited: true, handle: remembered(info) },
+  // `withTzdb`: `?tzdb=RELEASE` answers as that release would (time-machine/with-tzdb.ts).
+  { pattern: "/timezone", on: "api", label: "timezone_list", limited: true, handle: withTzdb(remembered(timezoneList)) },
+  { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", limited: true, handle: withTzdb(remembered(transitions)) },
+  { pattern: "/timezone/{name*}/info", on: "api", label: "info", limited: true, handle: withTzdb(remembered(info)) },
   { pattern: "/timezone/{name*}/device", on: "api", label: "device", limited: true, handle: device },
-  { pattern: "/timezone/{name*}", on: "api", label: "timezone", limited: true, handle: timezoneName },
+  { pattern: "/timezone/{name*}/changes", on: "api", label: "tzdb_changes", limited: true, text: false, handle: remembered(nameChanges) },
+  { pattern: "/timezone/{name*}/feed.atom", on: "api", label: "tzdb_feed", limited: true, text: false, handle: remembered(nameFeedAtom) },
+  { pattern: "/timezone/{name*}/feed.json", on: "api", label: "tzdb_feed", limited: true, text: false, handle: remembered(nameFeedJson) },
+  { pattern: "/timezone/{name*}", on: "api", label: "timezone", limited: true, handle: withTzdb(timezoneName) },
+  { pattern: "/tzdb", on: "api", label: "tzdb", limited: true, text: false, handle: remembered(tzdbIndex) },
+  { pattern: "/tzdb/feed.atom", on: "api", label: "tzdb_feed", limited: true, text: false, handle: remembered(tzdbFeedAtom) },
+  { pattern: "/tzdb/feed.json", on: "api", label: "tzdb_feed", limited: true, text: false, handle: remembered(tzdbFeedJson) },
+  { pattern: "/tzdb/{release}/changes", on: "api", label: "tzdb_changes", limited: true, text: false, handle: remembered(releaseChangesRoute) },
   { pattern: "/device", on: "api", label: "device_list", limited: true, handle: deviceIndex },
   { pattern: "/device.csv", on: "api", label: "device_list", limited: true, text: false, handle: deviceCsv },
-  { pattern: "/convert", on: "api", label: "convert", limited: true, handle: remembered(convert) },
-  { pattern: "/ip", on: "api", label: "ip", limited: true, handle: callerIp },
-  { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: ipAddress },
-  { pattern: "/coordinates/{point}", on: "api", label: "coordinates", limited: true, handle: coordinates },
+  { pattern: "/convert", on: "api", label: "convert", limited: true, handle: withTzdb(remembered(convert)) },
+  { pattern: "/ip", on: "api", label: "ip", limited: true, handle: withTzdb(callerIp) },
+  { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: withTzdb(ipAddress) },
+  { pattern: "/coordinates/{point}", on: "api", label: "coordinates", limited: true, handle: withTzdb(coordinates) },
   { pattern: "/places", on: "raw", label: "places", limited: true, handle: remembered(places) },
   { pattern: "/clock", on: "api", label: "clock", limited: true, handle: worldClock },
   // Spec profile, JSON only: the smallest answer, and a clock offset has no WorldTimeAPI form.

@@ -1,0 +1,112 @@
+// `bun scripts/tzdb-history-import.ts [--mirror DIR]`: regenerates data/tzdb-releases/ from
+// IANA's tz repository (a bare git clone with its release tags; default
+// ../shared/mirrors/eggert+tz/repo). Every tag YYYYx becomes one release, its zic input
+// made as data/tzdb's is wherever the release's own Makefile can: `make tzdata.zi` with
+// backzone and PACKRATLIST=zone.tab (2022b on), and before that the default build's region
+// files as zic read them, comments dropped. The default release
+// (data/tzdb, which may be newer than any tag) heads the chain; NEWS comes from the newest tag.
+
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { DEFAULT_TZDB_DIR, ROOT } from "./paths.ts";
+import { sha256Hex } from "./write-atomically.ts";
+import { makeDelta } from "./tzdb/history/release-delta.ts";
+import { formatIndex, NEWS_FILE, RELEASES_INDEX, splitNews, type ReleaseRow } from "./tzdb/history/release-store.ts";
+import { summaryOf } from "./tzdb/history/news-summary.ts";
+
+export const DEFAULT_RELEASES_DIR = join(ROOT, "data", "tzdb-releases");
+const DEFAULT_MIRROR = resolve(ROOT, "..", "shared", "mirrors", "eggert+tz", "repo");
+/** What zic read before tzdata.zi existed: the Makefile's YDATA, less what no one served. */
+const REGION_FILES = ["africa", "antarctica", "asia", "australasia", "europe", "northamerica", "southamerica", "pacificnew", "etcetera", "backward"];
+
+function git(mirror: string, args: string[]): string {
+  const r = Bun.spawnSync(["git", `--git-dir=${mirror}`, ...args], { stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
+  return r.stdout.toString();
+}
+
+/** Drops comments, trailing blanks and empty lines: zic reads the rest unchanged. */
+function stripComments(text: string): string {
+  return text.split("\n").map((l) => l.replace(/#.*$/, "").replace(/\s+$/, "")).filter((l) => l !== "").join("\n") + "\n";
+}
+
+/** One tag's zic input and the form it was made in. */
+export function zicInputOfTag(mirror: string, tag: string): { text: string; form: string } {
+  const dir = mkdtempSync(join(tmpdir(), `zonetime-tag-${tag}-`));
+  try {
+    const archive = Bun.spawnSync(["sh", "-c", `git --git-dir="$1" archive "$2" | tar -x -C "$3"`, "sh", mirror, tag, dir], { stderr: "pipe" });
+    if (archive.exitCode !== 0) throw new Error(`extracting ${tag}: ${archive.stderr.toString()}`);
+    const makefile = readFileSync(join(dir, "Makefile"), "utf8");
+    // Only releases whose Makefile knows PACKRATLIST make the same form as data/tzdb; the
+    // tzdata.zi of 2017c-2018e also names rules "+", which zic and our parser now refuse.
+    if (/^tzdata\.zi:/m.test(makefile) && /PACKRATLIST/.test(makefile)) {
+      const args = ["make", "-s", `VERSION=${tag}`, "tzdata.zi", "PACKRATDATA=backzone", "PACKRATLIST=zone.tab"];
+      const r = Bun.spawnSync(args, { cwd: dir, stdout: "pipe", stderr: "pipe" });
+      if (r.exitCode !== 0) throw new Error(`${tag}: make tzdata.zi failed: ${r.stderr.toString()}`);
+      return { text: readFileSync(join(dir, "tzdata.zi"), "utf8"), form: "tzdata.zi+backzone" };
+    }
+    const present = new Set(readdirSync(dir));
+    const parts = REGION_FILES.filter((f) => present.has(f)).map((f) => stripComments(readFileSync(join(dir, f), "utf8")));
+    return { text: `# version ${tag}\n${parts.join("")}`, form: "regions" };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      mirror: { type: "string", default: DEFAULT_MIRROR },
+      "tzdb-dir": { type: "string", default: DEFAULT_TZDB_DIR },
+      out: { type: "string", default: DEFAULT_RELEASES_DIR },
+    },
+  });
+  const mirror = values.mirror!;
+  const tags = git(mirror, ["tag", "--list"]).split("\n").filter((t) => /^\d{4}[a-z]$/.test(t)).sort().reverse();
+  const defaultText = readFileSync(join(values["tzdb-dir"]!, "tzdata.zi"), "utf8");
+  const defaultRelease = /^#\s*version\s+(\S+)/m.exec(defaultText)?.[1];
+  if (!defaultRelease) throw new Error("data/tzdb/tzdata.zi names no release");
+  const allNews = splitNews(git(mirror, ["show", `${tags[0]}:NEWS`]));
+
+  const out = values.out!;
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const rows: ReleaseRow[] = [];
+  const newsKept: string[] = [];
+  const versionFile = readFileSync(join(values["tzdb-dir"]!, "VERSION"), "utf8");
+  const defaultNews = allNews.get(defaultRelease);
+  rows.push({
+    release: defaultRelease,
+    date: defaultNews ? /^Release \S+ - (\d{4}-\d\d-\d\d)/.exec(defaultNews)?.[1] ?? null : null,
+    form: "tzdata.zi+backzone",
+    sha256: sha256Hex(defaultText),
+    source: `data/tzdb/tzdata.zi (${/^input: (.*)$/m.exec(versionFile)?.[1] ?? "see data/tzdb/VERSION"})`,
+    summary: defaultNews ? summaryOf(defaultNews) : "no NEWS entry at hand (the release is newer than the repository's tags)",
+  });
+  if (defaultNews) newsKept.push(defaultNews);
+  let newer = defaultText;
+  for (const tag of tags.filter((t) => t < defaultRelease)) {
+    const { text, form } = zicInputOfTag(mirror, tag);
+    writeFileSync(join(out, `${tag}.diff`), makeDelta(newer, text));
+    const entry = allNews.get(tag);
+    if (entry) newsKept.push(entry);
+    const commit = git(mirror, ["rev-list", "-n", "1", tag]).trim();
+    rows.push({
+      release: tag,
+      date: entry ? /^Release \S+ - (\d{4}-\d\d-\d\d)/.exec(entry)?.[1] ?? null : null,
+      form,
+      sha256: sha256Hex(text),
+      source: `eggert/tz tag ${tag} (${commit})`,
+      summary: entry ? summaryOf(entry) : "no NEWS entry",
+    });
+    newer = text;
+    console.log(`${tag}: ${form}, ${text.length} bytes`);
+  }
+  writeFileSync(join(out, RELEASES_INDEX), formatIndex(rows));
+  writeFileSync(join(out, NEWS_FILE), `${newsKept.join("\n\n")}\n`);
+  console.log(`${rows.length} releases written to ${out}`);
+}
+
+if (import.meta.main) await main();

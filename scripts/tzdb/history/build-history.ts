@@ -1,0 +1,129 @@
+// `bun run build`, tz history part: data/tzdb + data/tzdb-releases -> generated/tzdb-history.bin.
+// Every release is compiled with one common horizon, so that a zone whose rules did not
+// change compiles to the very same version and is stored once.
+
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { encodeHistory, HISTORY_FILE, ABSENT, type ReleaseMeta } from "../../../server/formats/history-format.ts";
+import type { HistoryManifest } from "../../../server/formats/manifest.ts";
+import type { CompiledZone } from "../../../server/formats/zone-model.ts";
+import { encodeZones } from "../../../server/formats/zones-format.ts";
+import { sha256Hex, writeAtomically } from "../../write-atomically.ts";
+import { EXCLUDED_NAMES, horizonOf } from "../compile.ts";
+import { parseTzSources } from "../parse.ts";
+import { resolveTzSource, type ZoneTableSource } from "../resolve.ts";
+import { compileZone } from "../transitions.ts";
+import { readStoredReleases, type StoredRelease } from "./release-store.ts";
+
+/** The older releases live beside data/tzdb; a tzdb folder without them serves its own release alone. */
+export function releasesDirOf(tzdbDir: string): string {
+  return join(dirname(tzdbDir), "tzdb-releases");
+}
+
+function releasesOf(tzdbDir: string): StoredRelease[] {
+  const dir = releasesDirOf(tzdbDir);
+  if (existsSync(join(dir, "releases.tsv"))) return readStoredReleases(tzdbDir, dir);
+  const text = readFileSync(join(tzdbDir, "tzdata.zi"), "utf8");
+  const release = /^#\s*version\s+(\S+)/m.exec(text)?.[1] ?? "unknown";
+  return [{ release, date: null, form: "tzdata.zi+backzone", sha256: sha256Hex(text), source: tzdbDir, summary: "", text, news: "" }];
+}
+
+/** IANA's releases between the first and the last served that are not served: YYYY + letters a.. up to each year's last. */
+export function gapsOf(releases: readonly string[]): string[] {
+  const served = new Set(releases);
+  const sorted = [...releases].sort();
+  const lastLetter = new Map<number, string>();
+  for (const r of sorted) lastLetter.set(Number(r.slice(0, 4)), r.slice(4));
+  const gaps: string[] = [];
+  const first = Number(sorted[0]!.slice(0, 4));
+  const last = Number(sorted[sorted.length - 1]!.slice(0, 4));
+  for (let year = first; year <= last; year++) {
+    const end = lastLetter.get(year);
+    if (end === undefined || end.length !== 1) continue; // a year with no release served: not knowable here
+    for (let c = "a".charCodeAt(0); c <= end.charCodeAt(0); c++) {
+      const name = `${year}${String.fromCharCode(c)}`;
+      if (!served.has(name)) gaps.push(name);
+    }
+  }
+  return gaps;
+}
+
+export async function buildHistory(tzdbDir: string, outDir: string, builtAt: string): Promise<HistoryManifest> {
+  const started = performance.now();
+  const releases = releasesOf(tzdbDir);
+  const sources: ZoneTableSource[] = releases.map((r) => resolveTzSource(parseTzSources([{ name: `${r.release}/tzdata.zi`, text: r.text }])));
+  // One horizon and first year for all: the same rules then compile to the same version.
+  let horizonYear = 0;
+  let firstYear = Infinity;
+  for (const s of sources) {
+    const h = horizonOf(s);
+    horizonYear = Math.max(horizonYear, h.horizonYear);
+    firstYear = Math.min(firstYear, h.firstYear);
+  }
+  const versions: { name: string; compiled: CompiledZone }[] = [];
+  const versionByKey = new Map<string, number>();
+  // Most zones' lines are the same from release to release: compiled once per distinct source.
+  const versionBySource = new Map<string, number>();
+  const names = new Set<string>();
+  const perRelease: Map<string, number>[] = [];
+  for (const source of sources) {
+    const zoneVersion = new Map<string, number>();
+    for (const zone of source.zones) {
+      if (EXCLUDED_NAMES.has(zone.name)) continue;
+      // The name is part of both keys: two Zones of one release never share a version.
+      // Source positions left out: the same lines sit at other line numbers in another release.
+      const sourceKey = JSON.stringify(zone, (key, value) => (key === "pos" ? undefined : value));
+      let v = versionBySource.get(sourceKey);
+      if (v === undefined) {
+        const compiled = compileZone(zone, horizonYear, firstYear);
+        const key = `${zone.name}\n${JSON.stringify(compiled)}`;
+        v = versionByKey.get(key);
+        if (v === undefined) {
+          v = versions.length;
+          versions.push({ name: zone.name, compiled });
+          versionByKey.set(key, v);
+        }
+        versionBySource.set(sourceKey, v);
+      }
+      zoneVersion.set(zone.name, v);
+    }
+    const entries = new Map<string, number>();
+    for (const [name, target] of source.targets) {
+      if (EXCLUDED_NAMES.has(name)) continue;
+      const v = zoneVersion.get(target);
+      if (v === undefined) continue; // a link to an excluded zone
+      entries.set(name, v * 2 + (source.linkNames.has(name) ? 1 : 0));
+      names.add(name);
+    }
+    perRelease.push(entries);
+  }
+  const nameList = [...names].sort();
+  const matrix = new Int32Array(releases.length * nameList.length).fill(ABSENT);
+  perRelease.forEach((entries, r) => nameList.forEach((name, n) => {
+    const e = entries.get(name);
+    if (e !== undefined) matrix[r * nameList.length + n] = e;
+  }));
+  // The embedded table's names: every name once, at its newest version (the runtime builds
+  // each release's own name list from the matrix; these give it the strings).
+  const newest = new Map<string, number>();
+  for (let r = releases.length - 1; r >= 0; r--) for (const [name, e] of perRelease[r]!) newest.set(name, e);
+  const zones = encodeZones({
+    tzdbVersion: releases.map((r) => r.release).join(","),
+    builtAt,
+    zones: versions.map((v) => ({ name: v.name, compiled: v.compiled })),
+    names: nameList.map((name) => ({ name, zone: newest.get(name)! >> 1, isLink: (newest.get(name)! & 1) === 1 })),
+  });
+  const meta: ReleaseMeta[] = releases.map((r, i) => ({
+    release: r.release, date: r.date, summary: r.summary, news: r.news, form: r.form, names: perRelease[i]!.size,
+  }));
+  const bytes = encodeHistory({ meta: { releases: meta, gaps: gapsOf(releases.map((r) => r.release)), names: nameList }, zones, matrix });
+  writeAtomically(join(outDir, HISTORY_FILE), bytes);
+  return {
+    releases: releases.map((r) => r.release),
+    gaps: gapsOf(releases.map((r) => r.release)),
+    names: nameList.length,
+    versions: versions.length,
+    file: { name: HISTORY_FILE, bytes: bytes.length, sha256: sha256Hex(bytes) },
+    buildMs: Math.round(performance.now() - started),
+  };
+}

@@ -1,0 +1,93 @@
+// data/tzdb-releases/: every older tzdb release we serve, stored compactly. The newest
+// release is data/tzdb/tzdata.zi itself; each older one is a `diff -n` edit
+// (release-delta.ts) from the release after it, so the chain is read newest to oldest.
+//
+//   releases.tsv   one row per release, newest first: release, date, form, sha256 of its
+//                  zic input, where it came from, NEWS's one-line summary
+//   <release>.diff the edit from the previous row's text to this release's
+//   NEWS           IANA's NEWS entries of those releases, as IANA wrote them
+
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sha256Hex } from "../../write-atomically.ts";
+import { applyDelta } from "./release-delta.ts";
+
+export const RELEASES_INDEX = "releases.tsv";
+export const NEWS_FILE = "NEWS";
+
+export interface ReleaseRow {
+  release: string;
+  /** YYYY-MM-DD from NEWS; null where no NEWS entry is at hand. */
+  date: string | null;
+  /** How the zic input was made: "tzdata.zi+backzone" (as data/tzdb) or "regions" (the default build's files). */
+  form: string;
+  sha256: string;
+  source: string;
+  summary: string;
+}
+
+export interface StoredRelease extends ReleaseRow {
+  text: string;
+  /** The release's NEWS entry; "" where none is at hand. */
+  news: string;
+}
+
+const COLUMNS = ["release", "date", "form", "sha256", "source", "summary"] as const;
+
+export function formatIndex(rows: readonly ReleaseRow[]): string {
+  const clean = (s: string) => s.replace(/[\t\n]+/g, " ");
+  return [`# ${COLUMNS.join("\t")}`, ...rows.map((r) => [r.release, r.date ?? "-", r.form, r.sha256, clean(r.source), clean(r.summary)].join("\t")), ""].join("\n");
+}
+
+export function parseIndex(text: string): ReleaseRow[] {
+  return text.split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((line, i) => {
+    const f = line.split("\t");
+    if (f.length !== COLUMNS.length || !/^\d{4}[a-z]+$/.test(f[0]!)) throw new Error(`${RELEASES_INDEX} line ${i + 2}: malformed row`);
+    return { release: f[0]!, date: f[1] === "-" ? null : f[1]!, form: f[2]!, sha256: f[3]!, source: f[4]!, summary: f[5]! };
+  });
+}
+
+/** NEWS entries by release: each begins at a "Release X - date" line. */
+export function splitNews(news: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const parts = news.split(/^(?=Release \S+ - )/m);
+  for (const part of parts) {
+    const m = /^Release (\S+) - /.exec(part);
+    if (m) out.set(m[1]!, part.trimEnd());
+  }
+  return out;
+}
+
+/** Every stored release, newest (the default, data/tzdb) first, each checked against its sha256. */
+export function readStoredReleases(tzdbDir: string, releasesDir: string): StoredRelease[] {
+  const newest = readFileSync(join(tzdbDir, "tzdata.zi"), "utf8");
+  const indexPath = join(releasesDir, RELEASES_INDEX);
+  if (!existsSync(indexPath)) throw new Error(`${indexPath} is missing: see data/tzdb-releases/README.md`);
+  const rows = parseIndex(readFileSync(indexPath, "utf8"));
+  const news = existsSync(join(releasesDir, NEWS_FILE)) ? splitNews(readFileSync(join(releasesDir, NEWS_FILE), "utf8")) : new Map<string, string>();
+  const out: StoredRelease[] = [];
+  let text = newest;
+  for (const [i, row] of rows.entries()) {
+    if (i > 0) text = applyDelta(text, readFileSync(join(releasesDir, `${row.release}.diff`), "utf8"));
+    if (sha256Hex(text) !== row.sha256) {
+      throw new Error(`${row.release}: its zic input does not match the sha256 in ${RELEASES_INDEX}` +
+        (i === 0 ? " (data/tzdb changed without bun run tzdb:update?)" : ""));
+    }
+    out.push({ ...row, text, news: news.get(row.release) ?? "" });
+  }
+  return out;
+}
+
+/**
+ * Writes the whole store for `releases` (newest, the one data/tzdb holds, first): each
+ * older one as the edit from the one before it, the index and the NEWS entries.
+ */
+export function writeStoredReleases(releasesDir: string, releases: readonly StoredRelease[], makeDelta: (newer: string, older: string) => string): void {
+  mkdirSync(releasesDir, { recursive: true });
+  for (const name of readdirSync(releasesDir)) if (name.endsWith(".diff")) rmSync(join(releasesDir, name));
+  releases.forEach((r, i) => {
+    if (i > 0) writeFileSync(join(releasesDir, `${r.release}.diff`), makeDelta(releases[i - 1]!.text, r.text));
+  });
+  writeFileSync(join(releasesDir, RELEASES_INDEX), formatIndex(releases));
+  writeFileSync(join(releasesDir, NEWS_FILE), `${releases.map((r) => r.news).filter((n) => n !== "").join("\n\n")}\n`);
+}

@@ -1,0 +1,92 @@
+// What changed between two tzdb releases, as the routes and feeds answer it: per name, the
+// UTC windows in which the releases disagree (tz/release-changes.ts), each with both
+// answers; per release, every name that changed, the names added and removed.
+
+import { daysFromCivil, SECONDS_PER_DAY } from "../../core/calendar.ts";
+import { formatOffset } from "../../core/time-format.ts";
+import type { LocalTimeType } from "../../formats/zone-model.ts";
+import { changeWindows, type ChangeWindow } from "../../tz/release-changes.ts";
+import type { TzdbHistory } from "../../tz/tzdb-history.ts";
+import type { Profile } from "../../time-object/time-object.ts";
+import { formatUtc } from "../routes/transitions-answer.ts";
+
+/** The default range compared: 1800 through 2100, as the reference test checks it. */
+export const DEFAULT_START = daysFromCivil(1800, 1, 1) * SECONDS_PER_DAY;
+export const DEFAULT_END = daysFromCivil(2101, 1, 1) * SECONDS_PER_DAY;
+/** At most this many windows in one answer; `next_start` tells where the rest begin. */
+export const MAX_WINDOWS = 1000;
+
+export interface ClockAnswer {
+  utc_offset: string;
+  abbreviation: string;
+  dst: boolean;
+}
+
+export interface WindowEntry {
+  start: string;
+  end: string;
+  /** The `from` release's answer in the window, then the `to` release's. */
+  from: ClockAnswer;
+  to: ClockAnswer;
+}
+
+const clockAnswer = (t: LocalTimeType): ClockAnswer => ({ utc_offset: formatOffset(t.utoff), abbreviation: t.abbr, dst: t.isdst });
+
+export function windowEntry(w: ChangeWindow, profile: Profile): WindowEntry {
+  return { start: formatUtc(w.start, profile), end: formatUtc(w.end, profile), from: clockAnswer(w.before), to: clockAnswer(w.after) };
+}
+
+/** The windows for one name present in both releases; [] when the releases store the same version of it. */
+export function nameWindows(history: TzdbHistory, from: string, to: string, name: string, start: number, end: number): ChangeWindow[] {
+  const va = history.versionOf(from, name);
+  const vb = history.versionOf(to, name);
+  if (va !== null && va === vb) return [];
+  const a = history.table(from)!;
+  const b = history.table(to)!;
+  return changeWindows(a, a.resolve(name)!.zone, b, b.resolve(name)!.zone, start, end);
+}
+
+export interface ReleaseChanges {
+  added: string[];
+  removed: string[];
+  /** Names present in both whose answers differ somewhere in [start, end). */
+  changed: { name: string; windows: ChangeWindow[] }[];
+}
+
+const computed = new WeakMap<TzdbHistory, Map<string, ReleaseChanges>>();
+
+/** Every name that changed from `since` to `release` over [start, end); kept per pair and range. */
+export function releaseChanges(history: TzdbHistory, since: string, release: string, start = DEFAULT_START, end = DEFAULT_END): ReleaseChanges {
+  let cache = computed.get(history);
+  if (cache === undefined) {
+    cache = new Map();
+    computed.set(history, cache);
+  }
+  const key = `${since}|${release}|${start}|${end}`;
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const a = history.table(since)!;
+  const b = history.table(release)!;
+  const before = new Set(a.names);
+  const after = new Set(b.names);
+  const changes: ReleaseChanges = {
+    added: b.names.filter((n) => !before.has(n)),
+    removed: a.names.filter((n) => !after.has(n)),
+    changed: [],
+  };
+  for (const name of b.names) {
+    if (!before.has(name)) continue;
+    const windows = nameWindows(history, since, release, name, start, end);
+    if (windows.length > 0) changes.changed.push({ name, windows });
+  }
+  cache.set(key, changes);
+  return changes;
+}
+
+/** Unix seconds of a release's date (its NEWS date, 00:00Z); `fallback` when none is known. */
+export function releaseInstant(history: TzdbHistory, release: string, fallback: number): number {
+  const date = history.meta(release)?.date;
+  if (!date) return fallback;
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return daysFromCivil(y, m, d) * SECONDS_PER_DAY;
+}

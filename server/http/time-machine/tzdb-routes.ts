@@ -1,0 +1,131 @@
+// The time machine's routes (their rows are in routes.ts):
+//
+//   /tzdb                                      the releases served, the default first, and the gaps
+//   /tzdb/{release}/changes?since=             every name that release changed (default: since the one before)
+//   /timezone/{name}/changes?from=&to=&start=&end=   where two releases disagree about one name
+//   /tzdb/feed.atom, /tzdb/feed.json           the releases as a feed
+//   /timezone/{name}/feed.atom, feed.json      the releases that changed one name
+//
+// Every answer depends on the data alone (the release changes also on the day, which orders
+// future changes first): cacheable, with ETags, as every answer from the tables is.
+
+import { MAX_SECONDS, MIN_SECONDS } from "../params/at-param.ts";
+import { ALWAYS, cacheableAnswer } from "../caching/cacheable-answer.ts";
+import { nameParam } from "../params/zone-name.ts";
+import { badRequest, notFound } from "../pipeline/http-errors.ts";
+import { safeDecode } from "../pipeline/request-target.ts";
+import type { RouteRequest } from "../contract.ts";
+import { instantParam } from "../params/at-param.ts";
+import { DEFAULT_END, DEFAULT_START, MAX_WINDOWS, nameWindows, releaseChanges, windowEntry } from "./changes-answer.ts";
+import { atom, ATOM_TYPE, jsonFeed, JSON_FEED_TYPE, nameFeed, releasesFeed } from "./feeds.ts";
+import { releaseParam, servedRelease } from "./release-param.ts";
+import type { TzdbHistory } from "../../tz/tzdb-history.ts";
+import { formatUtc } from "../routes/transitions-answer.ts";
+
+const DAY = 86400;
+
+/** `/tzdb` */
+export function tzdbIndex(request: RouteRequest): Response {
+  const { history } = request.data;
+  return cacheableAnswer(request, "tzdb-index", DAY, () => JSON.stringify({
+    default: history.defaultRelease,
+    releases: history.releases.map((r) => ({
+      release: r.release, date: r.date, names: r.names, summary: r.summary, changes: `/tzdb/${r.release}/changes`,
+    })),
+    gaps: history.gaps,
+    feeds: { atom: "/tzdb/feed.atom", json: "/tzdb/feed.json" },
+  }), undefined, ALWAYS);
+}
+
+/** Whether release `a` is older than release `b` (the list is newest first). */
+function isOlder(history: TzdbHistory, a: string, b: string): boolean {
+  return history.releases.findIndex((r) => r.release === a) > history.releases.findIndex((r) => r.release === b);
+}
+
+/** `start` and `end` (the `at` syntax), default 1800 through 2100; `end` after `start`. */
+function range(request: RouteRequest): { start: number; end: number } {
+  const start = instantParam(request, "start")?.seconds ?? DEFAULT_START;
+  const end = instantParam(request, "end")?.seconds ?? DEFAULT_END;
+  if (end <= start) throw badRequest("bad_window", "invalid end: must be after start");
+  return { start: Math.max(start, MIN_SECONDS), end: Math.min(end, MAX_SECONDS) };
+}
+
+/** `/tzdb/{release}/changes` */
+export function releaseChangesRoute(request: RouteRequest): Response {
+  const { history } = request.data;
+  const release = servedRelease(history, safeDecode(request.params[0]!) ?? "", "release");
+  const since = releaseParam(request, "since") ?? history.previous(release);
+  if (since !== null && !isOlder(history, since, release)) {
+    throw badRequest("bad_since", `invalid since: ${since} is not a release before ${release}`);
+  }
+  const now = request.clock().seconds;
+  // Names whose windows reach past now come first: the key names the day.
+  const key = `tzdb-changes|${request.profile}|${release}|${since}|${Math.floor(now / DAY)}`;
+  return cacheableAnswer(request, key, 3600, () => {
+    const meta = history.meta(release)!;
+    const changes = since === null ? { added: [], removed: [], changed: [] } : releaseChanges(history, since, release);
+    const entries = changes.changed.map((c) => ({
+      timezone: c.name,
+      future: c.windows.some((w) => w.end > now),
+      windows: c.windows.slice(0, MAX_WINDOWS).map((w) => windowEntry(w, request.profile)),
+    }));
+    entries.sort((a, b) => (a.future === b.future ? (a.timezone < b.timezone ? -1 : 1) : a.future ? -1 : 1));
+    return JSON.stringify({
+      release, since, date: meta.date, summary: meta.summary,
+      range: { start: formatUtc(DEFAULT_START, request.profile), end: formatUtc(DEFAULT_END, request.profile) },
+      added: changes.added, removed: changes.removed, changed: entries, news: meta.news,
+    });
+  });
+}
+
+/** `/timezone/{name*}/changes` */
+export function nameChanges(request: RouteRequest): Response {
+  const { history } = request.data;
+  const to = releaseParam(request, "to") ?? history.defaultRelease;
+  const from = releaseParam(request, "from") ?? history.previous(to);
+  if (from === null) throw badRequest("missing_parameter", `missing from: ${to} is the oldest release served`);
+  if (isOlder(history, to, from)) throw badRequest("bad_from", `invalid from: ${from} is after to (${to})`);
+  const { start, end } = range(request);
+  const raw = nameParam(request.params[0]!);
+  const inFrom = history.table(from)!.resolve(raw);
+  const inTo = history.table(to)!.resolve(raw);
+  if (!inFrom || !inTo) throw notFound("unknown_location", `unknown location in tzdb ${!inFrom ? from : to}`);
+  const name = inTo.name;
+  const key = `tzdb-name-changes|${request.profile}|${name}|${from}|${to}|${start}|${end}`;
+  return cacheableAnswer(request, key, DAY, () => {
+    const windows = nameWindows(history, from, to, name, start, end);
+    const shown = windows.slice(0, MAX_WINDOWS);
+    return JSON.stringify({
+      timezone: name, from, to, start: formatUtc(start, request.profile), end: formatUtc(end, request.profile),
+      windows: shown.map((w) => windowEntry(w, request.profile)),
+      next_start: windows.length > MAX_WINDOWS ? formatUtc(windows[MAX_WINDOWS]!.start, request.profile) : null,
+    });
+  }, undefined, ALWAYS);
+}
+
+const builtAt = (request: RouteRequest) => Math.floor(Date.parse(request.data.zones.builtAt) / 1000) || 0;
+
+export const tzdbFeedAtom = (request: RouteRequest) => cacheableAnswer(request, "tzdb-feed|atom", 3600,
+  () => atom(releasesFeed(request.data.history, builtAt(request))), ATOM_TYPE, ALWAYS);
+
+export const tzdbFeedJson = (request: RouteRequest) => cacheableAnswer(request, "tzdb-feed|json", 3600,
+  () => jsonFeed(releasesFeed(request.data.history, builtAt(request))), JSON_FEED_TYPE, ALWAYS);
+
+/** The name as the newest release that has it spells it; 404 when no release served has it. */
+function anyReleaseName(history: TzdbHistory, raw: string): string {
+  for (const meta of history.releases) {
+    const resolved = history.table(meta.release)!.resolve(raw);
+    if (resolved) return resolved.name;
+  }
+  throw notFound("unknown_location", "unknown location in every tzdb release served");
+}
+
+export function nameFeedAtom(request: RouteRequest): Response {
+  const name = anyReleaseName(request.data.history, nameParam(request.params[0]!));
+  return cacheableAnswer(request, `tzdb-name-feed|atom|${name}`, 3600, () => atom(nameFeed(request.data.history, name, builtAt(request))), ATOM_TYPE, ALWAYS);
+}
+
+export function nameFeedJson(request: RouteRequest): Response {
+  const name = anyReleaseName(request.data.history, nameParam(request.params[0]!));
+  return cacheableAnswer(request, `tzdb-name-feed|json|${name}`, 3600, () => jsonFeed(nameFeed(request.data.history, name, builtAt(request))), JSON_FEED_TYPE, ALWAYS);
+}

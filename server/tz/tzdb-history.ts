@@ -1,0 +1,99 @@
+// The runtime's view of generated/tzdb-history.bin: every release served, each as a
+// ZoneTable of its own (the names that release had, pointing at the versions it compiled
+// to), made on first use and kept. The default release answers from zones.bin itself, so
+// `?tzdb=` naming it is exactly the answer without it.
+
+import { ABSENT, decodeHistory, type HistoryData, type ReleaseMeta } from "../formats/history-format.ts";
+import { NAME_RECORD_INTS, type ZoneTableData } from "../formats/zones-format.ts";
+import { ZoneTable } from "./zone-table.ts";
+
+export class TzdbHistory {
+  /** Newest (the default) first. */
+  readonly releases: readonly ReleaseMeta[];
+  readonly gaps: readonly string[];
+  /** Every name any release had, sorted. */
+  readonly allNames: readonly string[];
+  private readonly data: HistoryData;
+  private readonly byRelease = new Map<string, number>();
+  private readonly tables = new Map<string, ZoneTable>();
+  private readonly stringOfName = new Map<string, number>();
+
+  constructor(data: HistoryData, private readonly defaultTable: ZoneTable) {
+    this.data = data;
+    this.releases = data.meta.releases;
+    this.gaps = data.meta.gaps;
+    this.allNames = data.meta.names;
+    this.releases.forEach((r, i) => this.byRelease.set(r.release, i));
+    const names = data.zones.names;
+    for (let o = 0; o < names.length; o += NAME_RECORD_INTS) this.stringOfName.set(data.zones.strings[names[o]!]!, names[o]!);
+  }
+
+  static fromBuffer(buffer: ArrayBuffer, file: string, defaultTable: ZoneTable): TzdbHistory {
+    return new TzdbHistory(decodeHistory(buffer, file), defaultTable);
+  }
+
+  get defaultRelease(): string {
+    return this.releases[0]!.release;
+  }
+
+  meta(release: string): ReleaseMeta | undefined {
+    const i = this.byRelease.get(release);
+    return i === undefined ? undefined : this.releases[i];
+  }
+
+  /** The release before `release` among those served (null for the oldest). */
+  previous(release: string): string | null {
+    const i = this.byRelease.get(release);
+    return i === undefined || i + 1 >= this.releases.length ? null : this.releases[i + 1]!.release;
+  }
+
+  /**
+   * Which stored version a name compiled to in a release (a Link: its target's), or null
+   * where the release lacks the name. Equal versions answer identically at every instant.
+   */
+  versionOf(release: string, name: string): number | null {
+    const r = this.byRelease.get(release);
+    const n = this.nameIndex(name);
+    if (r === undefined || n < 0) return null;
+    const entry = this.data.matrix[r * this.allNames.length + n]!;
+    return entry === ABSENT ? null : entry >> 1;
+  }
+
+  /** The release's table; undefined for a release not served. */
+  table(release: string): ZoneTable | undefined {
+    if (release === this.defaultRelease) return this.defaultTable;
+    let table = this.tables.get(release);
+    if (table === undefined) {
+      const r = this.byRelease.get(release);
+      if (r === undefined) return undefined;
+      table = new ZoneTable(this.releaseData(release, r));
+      this.tables.set(release, table);
+    }
+    return table;
+  }
+
+  /** The versions table with the names one release had: no facts (the old .tab files are not kept). */
+  private releaseData(release: string, r: number): ZoneTableData {
+    const width = this.allNames.length;
+    const records: number[] = [];
+    for (let n = 0; n < width; n++) {
+      const entry = this.data.matrix[r * width + n]!;
+      if (entry !== ABSENT) records.push(this.stringOfName.get(this.allNames[n]!)!, entry >> 1, entry & 1);
+    }
+    return { ...this.data.zones, tzdbVersion: release, names: Int32Array.from(records), facts: new Int32Array(0), countryNames: "" };
+  }
+
+  private nameIndex(name: string): number {
+    // allNames is sorted (code-unit order): binary search.
+    let lo = 0;
+    let hi = this.allNames.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const m = this.allNames[mid]!;
+      if (m === name) return mid;
+      if (m < name) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+}

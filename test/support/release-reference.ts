@@ -1,0 +1,84 @@
+// The reference for any tzdb release served: its committed zic input (data/tzdb-releases,
+// read back as the build reads it) compiled by the machine's zic, once per test run.
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readStoredReleases, type StoredRelease } from "../../scripts/tzdb/history/release-store.ts";
+import { REPO_TZDB_DIR } from "./history-table.ts";
+import { requireTool, yearStart, zdumpHistories, type ZoneHistory } from "./zic-reference.ts";
+import { zdumpVerbose, type VerboseChange } from "./zdump-verbose.ts";
+
+let stored: StoredRelease[] | null = null;
+
+/** Every release served, newest first, with its zic input. */
+export function storedReleases(): StoredRelease[] {
+  stored ??= readStoredReleases(REPO_TZDB_DIR, join(REPO_TZDB_DIR, "..", "tzdb-releases"));
+  return stored;
+}
+
+const compiled = new Map<string, string>();
+
+/** A TZDIR holding `release` as the machine's zic compiles it. */
+export function zicRelease(release: string): string {
+  const known = compiled.get(release);
+  if (known) return known;
+  const source = storedReleases().find((r) => r.release === release);
+  if (!source) throw new Error(`release ${release} is not served`);
+  const dir = mkdtempSync(join(tmpdir(), `zonetime-zic-${release}-`));
+  writeFileSync(join(dir, "tzdata.zi"), source.text);
+  const out = join(dir, "zoneinfo");
+  const result = Bun.spawnSync([requireTool("zic"), "-d", out, join(dir, "tzdata.zi")], { stderr: "pipe" });
+  if (result.exitCode !== 0) throw new Error(`zic ${release}: ${result.stderr.toString()}`);
+  compiled.set(release, out);
+  return out;
+}
+
+/** Removes a release's compiled tree (a few thousand files). */
+export function removeZicRelease(release: string): void {
+  const dir = compiled.get(release);
+  if (dir === undefined) return;
+  rmSync(join(dir, ".."), { recursive: true, force: true });
+  compiled.delete(release);
+}
+
+/** zdump quotes an abbreviation that is not all letters ("GMT+10" in releases before 2017a). */
+export const unquoted = (abbr: string) => abbr.replace(/^"(.*)"$/, "$1");
+
+/**
+ * `zdump -v` histories over [lo, hiExclusive) years: the state before the first change is the
+ * initial one; a name with no change there (zdump -v prints no state) is read with zdump -i.
+ * zdump -v also reports a change at the range's upper bound itself: left out.
+ */
+export async function verboseHistories(tzdir: string, names: string[], lo: number, hi: number): Promise<{ histories: Map<string, ZoneHistory>; changes: Map<string, VerboseChange[]> }> {
+  // zdump's scan is the cost (about 0.1 s of CPU per zone): a TZif file's bytes decide what
+  // it prints, so each distinct file is dumped once per test process, whatever release holds it.
+  const keyOf = new Map(names.map((n) => [n, `${lo}|${hi}|${new Bun.CryptoHasher("sha256").update(readFileSync(join(tzdir, n))).digest("hex")}`]));
+  const missing = new Map<string, string>();
+  for (const [name, key] of keyOf) if (!dumped.has(key) && !missing.has(key)) missing.set(key, name);
+  if (missing.size > 0) {
+    const fresh = await dumpHistories(tzdir, [...missing.values()], lo, hi);
+    for (const [key, name] of missing) dumped.set(key, { history: fresh.histories.get(name)!, changes: fresh.changes.get(name)! });
+  }
+  return {
+    histories: new Map(names.map((n) => [n, dumped.get(keyOf.get(n)!)!.history])),
+    changes: new Map(names.map((n) => [n, dumped.get(keyOf.get(n)!)!.changes])),
+  };
+}
+
+const dumped = new Map<string, { history: ZoneHistory; changes: VerboseChange[] }>();
+
+async function dumpHistories(tzdir: string, names: string[], lo: number, hi: number): Promise<{ histories: Map<string, ZoneHistory>; changes: Map<string, VerboseChange[]> }> {
+  const verbose = await zdumpVerbose(tzdir, names, lo, hi);
+  const changes = new Map([...verbose].map(([n, c]) => [n, c.filter((x) => x.at < yearStart(hi))]));
+  const quiet = names.filter((n) => changes.get(n)!.length === 0);
+  const steady = quiet.length > 0 ? await zdumpHistories(tzdir, quiet, lo, hi) : new Map<string, ZoneHistory>();
+  const state = (s: { utoff: number; isdst: boolean; abbr: string }) => ({ utoff: s.utoff, isdst: s.isdst, abbr: unquoted(s.abbr) });
+  const histories = new Map<string, ZoneHistory>();
+  for (const name of names) {
+    const c = changes.get(name)!;
+    const h = c.length > 0 ? { initial: c[0]!.before, transitions: c.map((x) => ({ at: x.at, state: x.after })) } : steady.get(name)!;
+    histories.set(name, { initial: state(h.initial), transitions: h.transitions.map((t) => ({ at: t.at, state: state(t.state) })) });
+  }
+  return { histories, changes };
+}
