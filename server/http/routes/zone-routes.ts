@@ -48,7 +48,8 @@ export function transitions(request: RouteRequest): Response {
   if (start > MAX_SECONDS) throw badRequest("bad_from", "from out of range: the window starts at the next whole second, which is past 9999-12-31T23:59:59Z");
   if (to !== undefined && !isAfter(to, first)) throw badRequest("bad_window", `invalid to: must be after ${from === undefined ? "now" : "from"}`);
   const end = to !== undefined ? Math.min(ceilSeconds(to), MAX_SECONDS) : Math.min(start + DEFAULT_WINDOW, MAX_SECONDS);
-  if (end <= start) throw badRequest("bad_from", "from out of range: it leaves no whole second before 9999-12-31T23:59:59Z for the window");
+  // Without `to`, the default window must hold a second (with `to`, an empty window is an answer).
+  if (to === undefined && end <= start) throw badRequest("bad_from", "from out of range: it leaves no whole second before 9999-12-31T23:59:59Z for the window");
   // The answer is a function of these alone (the whole-second window the microseconds select).
   const key = `transitions|${request.profile}|${request.format}|${name.name}|${start}|${end}`;
   // A window from now is the same URL's answer for this second only.
