@@ -57,8 +57,12 @@ export function deviceList(zones: ZoneTable, at: number, profile: Profile): { li
   const entries: Record<string, DeviceTzAnswer> = {};
   let validUntil = Infinity;
   let refresh = Infinity;
+  // A Link's string is its Zone's: each zone is worked out once (597 names, 340 zones in 2026f).
+  const byZone = new Map<number, DeviceTzState>();
   for (const name of zones.names) {
-    const state = deviceTz(zones, zones.resolve(name)!, at, profile);
+    const resolved = zones.resolve(name)!;
+    let state = byZone.get(resolved.zone);
+    if (state === undefined) byZone.set(resolved.zone, (state = deviceTz(zones, resolved, at, profile)));
     entries[name] = state.answer;
     if (state.validUntil !== null) validUntil = Math.min(validUntil, state.validUntil);
     refresh = Math.min(refresh, state.refreshAfter);
