@@ -12,7 +12,7 @@ import { freePort } from "../support/free-port.ts";
 import { requireTool } from "../support/require-tool.ts";
 import { connect } from "node:net";
 import { RateLimiter, type RateLimitConfig } from "../../server/http/rate-limiter.ts";
-import { SharedRateLimiter } from "../../server/http/shared-rate-limiter.ts";
+import { SharedRateLimiter, type StoreCounters } from "../../server/http/shared-rate-limiter.ts";
 import { ConfigError, readConfig } from "../../server/process/config.ts";
 import { readFileSync } from "node:fs";
 import { NGINX_CONF, readmeDeployment, startNginx } from "../support/nginx.ts";
@@ -37,8 +37,8 @@ async function connected(limiter: SharedRateLimiter): Promise<void> {
   }
 }
 
-function shared(config: RateLimitConfig, url = redis.url): { limiter: SharedRateLimiter; counters: { fallbacks: number; outages: number } } {
-  const counters = { fallbacks: 0, outages: 0 };
+function shared(config: RateLimitConfig, url = redis.url): { limiter: SharedRateLimiter; counters: StoreCounters } {
+  const counters = { fallbacks: 0, outages: 0, connectAttempts: 0 };
   const limiter = new SharedRateLimiter(config, url, new RateLimiter(config), counters, 100);
   stops.push(() => limiter.close());
   return { limiter, counters };
