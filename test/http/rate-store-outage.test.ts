@@ -26,7 +26,7 @@ beforeAll(async () => {
   })));
   await Promise.all(replicas.map((r) => waitForLog(r.log, "rate_store_connected")));
   nginx = await startNginx(replicas.map((r) => r.port));
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   await nginx?.stop();
