@@ -18,6 +18,7 @@ import { readFileSync } from "node:fs";
 import { NGINX_CONF, readmeDeployment, startNginx } from "../support/nginx.ts";
 import { startRedis, type RedisServer } from "../support/redis-server.ts";
 import { startServerProcess, waitForLog, type ServerProcess } from "../support/server-process.ts";
+import { testDataDir } from "../support/test-server.ts";
 
 const policy = (burst: number, window: number): RateLimitConfig => ({ burst, windowSeconds: window, policy: `"default";q=${burst};w=${window}` });
 
@@ -25,7 +26,12 @@ let redis: RedisServer;
 const stops: (() => unknown)[] = [];
 beforeAll(async () => {
   redis = await startRedis();
-});
+  // The instances' data, built here and not inside the first test that starts one: on a
+  // busy machine the build alone took most of that test's 60 s, and a test that times out
+  // has its dangling processes killed, this file's redis-server with them (every later
+  // test then failed with "Connection closed").
+  await testDataDir();
+}, 300_000);
 afterAll(async () => {
   await Promise.all(stops.map((stop) => stop()));
   redis?.stop();
