@@ -5,7 +5,7 @@
 # python3, wrk, slowhttptest, faketime for the clock-offset clients, gcc, g++ and musl-gcc
 # for the device TZ harness and the guide's Arduino sketch, Debian's Chromium for the
 # browser tests, for the deployment tests podman with runc and podman-compose, debootstrap (the stand-in
-# base image), redis-server and nginx, python3-feedparser for the tzdb feeds, and libcjson, python3-requests, jq, PHP (with
+# base image), catatonit (podman kube play's pause image), redis-server and nginx, python3-feedparser for the tzdb feeds, and libcjson, python3-requests, jq, PHP (with
 # Guzzle), a JDK with OkHttp, Gson and OpenCensus jars and Go with uuid, x/time and
 # OpenCensus packages for the dialects' third-party clients).
 # Idempotent: installs only what is missing.
@@ -67,6 +67,8 @@ if $want_test_tools; then
   need nginx nginx
   # server/deploy/compose.yaml is run as shipped (test/deploy/compose.test.ts).
   need podman-compose podman-compose
+  # `podman kube play` builds its pod's pause image around catatonit (test/deploy/kubernetes.test.ts).
+  need catatonit catatonit
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bootstrap: installing ${missing[*]} from Debian" >&2

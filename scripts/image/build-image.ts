@@ -1,5 +1,8 @@
 // `bun run image`: builds zonetime:latest (and zonetime:<package version>) from
-// server/deploy/Dockerfile with podman, or docker where that is what the machine has.
+// server/deploy/Dockerfile with podman, or docker where that is what the machine has, then
+// makes sure the engine has every other image server/deploy/'s files run (Redis, nginx:
+// deployment-images.ts), so that `podman kube play server/deploy/kubernetes.yaml` and
+// `podman-compose -f server/deploy/compose.yaml up` run right after it.
 //
 // The base image is the Dockerfile's own (oven/bun, pinned by version). When the engine
 // does not have it and cannot pull it (no registry reachable), scripts/image/stand-in-base.ts
@@ -12,7 +15,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { containerEngine, engineRun, hasImage, type ContainerEngine } from "./container-engine.ts";
+import { serviceImages } from "./deployment-images.ts";
 import { makeStandInBase } from "./stand-in-base.ts";
+import { ensureServiceImage } from "./stand-in-services.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 export const DOCKERFILE = join(ROOT, "server", "deploy", "Dockerfile");
@@ -61,7 +66,13 @@ export function buildImage(options: { tags?: string[] } = {}): { engine: Contain
   return { engine, seconds, bytes: Number(size.stdout.trim()) };
 }
 
+/** Each image the deployment files run that is not ours: present, pulled, or made from Debian. The ones made here. */
+export function ensureServiceImages(engine: ContainerEngine): string[] {
+  return serviceImages().filter((image) => ensureServiceImage(engine, image));
+}
+
 if (import.meta.main) {
   const { engine, seconds, bytes } = buildImage();
   console.log(`image: ${IMAGE} built with ${engine.name} in ${seconds.toFixed(0)} s, ${(bytes / 1e6).toFixed(0)} MB`);
+  for (const image of serviceImages()) console.log(`image: ${image} ${ensureServiceImage(engine, image) ? "made from Debian" : "present"}`);
 }

@@ -30,13 +30,17 @@ function ids(rootfs: string, user: string): [number, number] {
   return [Number(uid), Number(gid)];
 }
 
+// The official images set PATH; `podman run` supplies a default where an image has none, but
+// `podman kube play` does not ("redis-server": executable file not found in $PATH).
+const OFFICIAL_PATH = "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
 const RECIPES: Recipe[] = [
   {
     // docker-library/redis: redis-server as user redis in /data.
     pattern: /^(?:docker\.io\/)?(?:library\/)?redis:(\d+\.\d+\.\d+)-bookworm$/,
     pkg: "redis-server",
     debianVersion: (v) => `5:${v}-`,
-    changes: ["WORKDIR /data", "USER redis", 'CMD ["redis-server"]', "EXPOSE 6379"],
+    changes: [OFFICIAL_PATH, "WORKDIR /data", "USER redis", 'CMD ["redis-server"]', "EXPOSE 6379"],
     prepare(rootfs) {
       mkdirSync(join(rootfs, "data"), { recursive: true });
       const [uid, gid] = ids(rootfs, "redis");
@@ -48,7 +52,7 @@ const RECIPES: Recipe[] = [
     pattern: /^(?:docker\.io\/)?(?:library\/)?nginx:(\d+\.\d+)$/,
     pkg: "nginx",
     debianVersion: (v) => `${v}.`,
-    changes: ['CMD ["nginx", "-g", "daemon off;"]', "STOPSIGNAL SIGQUIT", "EXPOSE 80"],
+    changes: [OFFICIAL_PATH, 'CMD ["nginx", "-g", "daemon off;"]', "STOPSIGNAL SIGQUIT", "EXPOSE 80"],
     prepare(rootfs) {
       for (const [log, to] of [["access.log", "/dev/stdout"], ["error.log", "/dev/stderr"]] as const) {
         rmSync(join(rootfs, "var", "log", "nginx", log), { force: true });

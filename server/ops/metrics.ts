@@ -13,6 +13,9 @@
 
 import { droppedLogLines } from "../core/log.ts";
 
+/** The shared store's states (http/shared-rate-limiter.ts's StoreState), each a series of zonetime_rate_store_state. */
+const RATE_STORE_STATES = ["up", "slow", "down", "connecting"] as const;
+
 const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1];
 
 /** A worker's counts, as plain data that can cross a process boundary and be summed. */
@@ -23,8 +26,10 @@ export interface MetricsSnapshot {
   buckets: number[][];
   sums: number[];
   rateLimited: number;
-  /** RATE_LIMIT_STORE: requests decided by the instance's own limiter because Redis could not answer in time, and the outages. */
-  rateStore: { fallbacks: number; outages: number };
+  /** RATE_LIMIT_STORE: requests decided by the instance's own limiter because Redis could not answer in time, the outages, the attempts to connect. */
+  rateStore: { fallbacks: number; outages: number; connectAttempts: number };
+  /** RATE_LIMIT_STORE: workers by the state of their store (`up`: 1 for a worker whose store is up); empty without a store. */
+  rateStoreStates: Record<string, number>;
   reloads: { ok: number; failed: number };
   /** Log lines the process could not write (see log.ts). */
   logLinesDropped: number;
@@ -56,7 +61,8 @@ export function emptySnapshot(routes: number): MetricsSnapshot {
     buckets: Array.from({ length: routes }, () => new Array<number>(BUCKETS.length + 1).fill(0)),
     sums: new Array<number>(routes).fill(0),
     rateLimited: 0,
-    rateStore: { fallbacks: 0, outages: 0 },
+    rateStore: { fallbacks: 0, outages: 0, connectAttempts: 0 },
+    rateStoreStates: {},
     reloads: { ok: 0, failed: 0 },
     logLinesDropped: 0,
     clockDivergences: 0,
@@ -79,6 +85,8 @@ export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnap
     total.rateLimited += s.rateLimited;
     total.rateStore.fallbacks += s.rateStore?.fallbacks ?? 0;
     total.rateStore.outages += s.rateStore?.outages ?? 0;
+    total.rateStore.connectAttempts += s.rateStore?.connectAttempts ?? 0;
+    for (const [state, n] of Object.entries(s.rateStoreStates ?? {})) total.rateStoreStates[state] = (total.rateStoreStates[state] ?? 0) + n;
     total.reloads.ok += s.reloads.ok;
     total.reloads.failed += s.reloads.failed;
     total.logLinesDropped += s.logLinesDropped;
@@ -102,7 +110,9 @@ export class Metrics {
   private readonly buckets: number[][];
   private readonly sums: number[];
   rateLimited = 0;
-  readonly rateStore = { fallbacks: 0, outages: 0 };
+  readonly rateStore = { fallbacks: 0, outages: 0, connectAttempts: 0 };
+  /** The shared store's state now (RATE_LIMIT_STORE), set by whoever made the store; null without one. */
+  rateStoreState: (() => string) | null = null;
   reloads = { ok: 0, failed: 0 };
   clockDivergences = 0;
   /** Where the memo stores are found at each snapshot (the data's are replaced on reload). */
@@ -135,6 +145,7 @@ export class Metrics {
       sums: [...this.sums],
       rateLimited: this.rateLimited,
       rateStore: { ...this.rateStore },
+      rateStoreStates: this.rateStoreState === null ? {} : { [this.rateStoreState()]: 1 },
       reloads: { ...this.reloads },
       logLinesDropped: droppedLogLines(),
       clockDivergences: this.clockDivergences,
@@ -195,6 +206,15 @@ export class Metrics {
     lines.push("# HELP zonetime_rate_store_outages_total Times a worker lost the shared store (each logged once, as rate_store_unavailable).");
     lines.push("# TYPE zonetime_rate_store_outages_total counter");
     lines.push(`zonetime_rate_store_outages_total ${total.rateStore.outages}`);
+    lines.push("# HELP zonetime_rate_store_connect_attempts_total Attempts to connect to the shared store, the first included (capped, jittered backoff: at most about one per second per worker while it is down).");
+    lines.push("# TYPE zonetime_rate_store_connect_attempts_total counter");
+    lines.push(`zonetime_rate_store_connect_attempts_total ${total.rateStore.connectAttempts}`);
+    // Every state written, 0 where no worker is in it, so that an alert on up == 0 or down > 0 always has a series.
+    if (Object.keys(total.rateStoreStates).length > 0) {
+      lines.push("# HELP zonetime_rate_store_state Workers whose shared store (RATE_LIMIT_STORE) is in each state: up, slow (answers too late), down (connection lost), connecting (never connected yet).");
+      lines.push("# TYPE zonetime_rate_store_state gauge");
+      for (const state of RATE_STORE_STATES) lines.push(`zonetime_rate_store_state{state="${state}"} ${total.rateStoreStates[state] ?? 0}`);
+    }
     lines.push("# HELP zonetime_reloads_total Reloads on SIGHUP (the tables and the website), by result, summed over workers.");
     lines.push("# TYPE zonetime_reloads_total counter");
     lines.push(`zonetime_reloads_total{result="ok"} ${total.reloads.ok}`);

@@ -12,12 +12,13 @@ import { freePort } from "../support/free-port.ts";
 import { requireTool } from "../support/require-tool.ts";
 import { connect } from "node:net";
 import { RateLimiter, type RateLimitConfig } from "../../server/http/limits/rate-limiter.ts";
-import { SharedRateLimiter } from "../../server/http/limits/shared-rate-limiter.ts";
+import { SharedRateLimiter, type StoreCounters } from "../../server/http/limits/shared-rate-limiter.ts";
 import { ConfigError, readConfig } from "../../server/process/config.ts";
 import { documentedDeployment, NGINX_CONF, startNginx } from "../support/nginx.ts";
 import { ROOT } from "../support/test-server.ts";
 import { startRedis, type RedisServer } from "../support/redis-server.ts";
 import { startServerProcess, waitForLog, type ServerProcess } from "../support/server-process.ts";
+import { testDataDir } from "../support/test-server.ts";
 
 const policy = (burst: number, window: number): RateLimitConfig => ({ burst, windowSeconds: window, policy: `"default";q=${burst};w=${window}` });
 
@@ -25,7 +26,12 @@ let redis: RedisServer;
 const stops: (() => unknown)[] = [];
 beforeAll(async () => {
   redis = await startRedis();
-});
+  // The instances' data, built here and not inside the first test that starts one: on a
+  // busy machine the build alone took most of that test's 60 s, and a test that times out
+  // has its dangling processes killed, this file's redis-server with them (every later
+  // test then failed with "Connection closed").
+  await testDataDir();
+}, 300_000);
 afterAll(async () => {
   await Promise.all(stops.map((stop) => stop()));
   redis?.stop();
@@ -37,8 +43,8 @@ async function connected(limiter: SharedRateLimiter): Promise<void> {
   }
 }
 
-function shared(config: RateLimitConfig, url = redis.url): { limiter: SharedRateLimiter; counters: { fallbacks: number; outages: number } } {
-  const counters = { fallbacks: 0, outages: 0 };
+function shared(config: RateLimitConfig, url = redis.url): { limiter: SharedRateLimiter; counters: StoreCounters } {
+  const counters = { fallbacks: 0, outages: 0, connectAttempts: 0 };
   const limiter = new SharedRateLimiter(config, url, new RateLimiter(config), counters, 100);
   stops.push(() => limiter.close());
   return { limiter, counters };

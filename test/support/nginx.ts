@@ -11,28 +11,31 @@ import { ROOT } from "./test-server.ts";
 
 export const NGINX_CONF = join(ROOT, "server", "deploy", "nginx.conf");
 
-/** The shipped configuration with only `listen` and the upstream's `server` lines replaced. */
-export function nginxConfig(listenPort: number, upstreamPorts: number[]): string {
-  const text = readFileSync(NGINX_CONF, "utf8");
+/** The shipped configuration with only `listen` and the upstream's `server` lines replaced (a port is on 127.0.0.1; else "address:port"). */
+export function nginxConfig(listenPort: number, upstreams: (number | string)[], file = NGINX_CONF): string {
+  const text = readFileSync(file, "utf8");
   const servers = [...text.matchAll(/^(\s*)server 127\.0\.0\.1:\d+;\n/gm)];
   if (servers.length === 0 || !/listen \d+;/.test(text)) throw new Error(`${NGINX_CONF}: no upstream server lines or listen line to point at the test's ports`);
   const indent = servers[0]![1]!;
-  const block = upstreamPorts.map((p) => `${indent}server 127.0.0.1:${p};\n`).join("");
+  const block = upstreams.map((u) => `${indent}server ${typeof u === "number" ? `127.0.0.1:${u}` : u};\n`).join("");
   return text.replace(servers.map((s) => s[0]).join(""), block).replace(/listen \d+;/, `listen ${listenPort};`);
 }
 
-export async function startNginx(upstreamPorts: number[]): Promise<{ port: number; child: Subprocess; stop: () => Promise<void> }> {
+/** `options.file`: another of server/deploy/'s nginx configurations; `options.edit`: what the test changes besides the ports (given its own folder). */
+export async function startNginx(upstreams: (number | string)[], options: { file?: string; edit?: (text: string, dir: string) => string } = {}): Promise<{ port: number; child: Subprocess; errorLog: () => string; stop: () => Promise<void> }> {
   const nginx = requireTool("nginx");
   const dir = mkdtempSync(join(tmpdir(), "zonetime-nginx-"));
   const port = await freePort();
   const conf = join(dir, "nginx.conf");
-  writeFileSync(conf, nginxConfig(port, upstreamPorts));
+  const text = nginxConfig(port, upstreams, options.file);
+  writeFileSync(conf, options.edit ? options.edit(text, dir) : text);
   const child = Bun.spawn([nginx, "-p", dir, "-c", conf, "-e", join(dir, "error.log"), "-g", `daemon off; pid ${join(dir, "nginx.pid")}; error_log ${join(dir, "error.log")};`], { stdout: "inherit", stderr: "inherit" });
   for (const deadline = Date.now() + 10_000; ; await Bun.sleep(50)) {
     if (await fetch(`http://127.0.0.1:${port}/health/live`).then((r) => r.ok, () => false)) break;
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`nginx did not start:\n${readFileSync(join(dir, "error.log"), "utf8")}`);
   }
-  return { port, child, stop: async () => { child.kill("SIGTERM"); await child.exited; } };
+  const errorLog = () => readFileSync(join(dir, "error.log"), "utf8");
+  return { port, child, errorLog, stop: async () => { child.kill("SIGTERM"); await child.exited; } };
 }
 
 export const DEPLOYMENT_DOC = join(ROOT, "docs", "deployment.md");

@@ -68,4 +68,4 @@ export const STORE_DOWN = 0;
 export const STORE_UP = 1;
 
 /** Messages from the Redis thread to its serving thread (for logs and /health). */
-export type StoreEvent = { event: "up" } | { event: "down"; error: string };
+export type StoreEvent = { event: "up" } | { event: "down"; error: string } | { event: "attempt" };

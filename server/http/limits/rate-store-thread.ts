@@ -1,6 +1,7 @@
 // The Redis thread of a serving process (RATE_LIMIT_STORE): it holds the connection
 // (Bun's built-in client), runs the rate script for each request the serving thread
-// posts in shared memory, and reconnects with backoff when Redis goes away.
+// posts in shared memory, and reconnects with capped, jittered backoff when Redis goes away
+// (reconnect-backoff.ts), telling the serving thread of each attempt (counted in /metrics).
 //
 // It runs beside the serving thread so that the fetch handler stays synchronous: the
 // serving thread waits for the answer with Atomics.wait and a deadline of a few ms. An
@@ -11,6 +12,7 @@ import {
   F_COST, F_DELTA, HEADER_BYTES, MAX_KEY_BYTES, RATE_SCRIPT, STORE_DOWN, STORE_UP, W_ALLOWED, W_ANSWER, W_KEY_LENGTH, W_MODE, W_OK,
   W_REQUEST, W_STATE, type StoreEvent,
 } from "./rate-store-protocol.ts";
+import { reconnectDelayMs } from "./reconnect-backoff.ts";
 
 declare const self: Worker;
 
@@ -26,9 +28,6 @@ const waitAsync = (Atomics as unknown as {
   waitAsync(array: Int32Array, index: number, value: number): { async: false; value: string } | { async: true; value: Promise<string> };
 }).waitAsync;
 
-const BACKOFF_FIRST_MS = 100;
-const BACKOFF_MAX_MS = 2000;
-
 const start = await new Promise<Start>((resolve) => (self.onmessage = (e: MessageEvent<Start>) => resolve(e.data)));
 const words = new Int32Array(start.memory, 0, HEADER_BYTES / 4);
 const floats = new Float64Array(start.memory, 0, HEADER_BYTES / 8);
@@ -39,7 +38,8 @@ const intervalMicros = String((start.windowSeconds * 1e6) / start.burst);
 
 let client: Bun.RedisClient | null = null;
 let sha = "";
-let backoff = BACKOFF_FIRST_MS;
+/** Attempts to connect that failed since the last success: the backoff's step. */
+let failures = 0;
 let up = false;
 
 function report(event: StoreEvent): void {
@@ -59,6 +59,7 @@ function setState(next: boolean, error = ""): void {
 }
 
 async function connect(): Promise<void> {
+  report({ event: "attempt" });
   const c = new Bun.RedisClient(start.url, { autoReconnect: false, enableOfflineQueue: false, connectionTimeout: 2000 });
   c.onclose = (error) => {
     if (client !== c) return;
@@ -75,11 +76,12 @@ async function connect(): Promise<void> {
     const message = (error as Error).message;
     const said = await redisRefusal(start.url);
     setState(false, said === null ? message : `${message}: Redis said "${said}"`);
+    failures++;
     schedule();
     return;
   }
   client = c;
-  backoff = BACKOFF_FIRST_MS;
+  failures = 0;
   setState(true);
 }
 
@@ -125,8 +127,7 @@ async function redisRefusal(url: string): Promise<string | null> {
 }
 
 function schedule(): void {
-  setTimeout(() => void connect(), backoff);
-  backoff = Math.min(BACKOFF_MAX_MS, backoff * 2);
+  setTimeout(() => void connect(), reconnectDelayMs(failures));
 }
 
 function answer(request: number, ok: boolean, reply?: [number, number]): void {

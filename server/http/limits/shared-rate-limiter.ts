@@ -33,6 +33,8 @@ export type StoreState = "connecting" | "up" | "down" | "slow";
 export interface StoreCounters {
   fallbacks: number;
   outages: number;
+  /** Attempts to connect to Redis, the first included (the thread's capped, jittered backoff spaces them). */
+  connectAttempts: number;
 }
 
 /** What /health shows of the store (never the URL: it may hold a password). */
@@ -132,7 +134,7 @@ export class SharedRateLimiter implements RateLimit {
     return this.gcra.describe(this.decision, this.floats[F_DELTA]!, 0, Atomics.load(w, W_ALLOWED) === 1);
   }
 
-  /** The store's state for /health. */
+  /** The store's state for /health and /metrics. */
   report(): StoreReport {
     const since = this.outage === null ? null : new Date(this.outage.since).toISOString();
     return { kind: "redis", state: this.state(), outage_since: since, fallbacks: this.counters.fallbacks, outages: this.counters.outages };
@@ -193,6 +195,10 @@ export class SharedRateLimiter implements RateLimit {
   }
 
   private onStoreEvent(event: StoreEvent): void {
+    if (event.event === "attempt") {
+      this.counters.connectAttempts++;
+      return;
+    }
     if (event.event === "up") {
       this.connectionUp = true;
       if (!this.everUp) logEvent("rate_store_connected", { kind: "redis" });

@@ -15,6 +15,7 @@ export function createAppState(tables: Tables, clock: Clock, config: HttpConfig,
   const metrics = new Metrics(ROUTE_LABELS);
   const local = config.rateLimit ? new RateLimiter(config.rateLimit, rateMemory) : null;
   const shared = local && config.rateLimitStore ? new SharedRateLimiter(config.rateLimit!, config.rateLimitStore, local, metrics.rateStore, config.rateLimitStoreTimeoutMs) : null;
+  if (shared !== null) metrics.rateStoreState = () => shared.report().state;
   const state: AppState = {
     data: apiData(tables, config.tls !== null, config.answerCacheBytes),
     clock,
