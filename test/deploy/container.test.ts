@@ -20,6 +20,7 @@ import { freePort } from "../support/free-port.ts";
 import { keepAliveLoad, newLoadReport } from "../support/keepalive-load.ts";
 import { startRedis, type RedisServer } from "../support/redis-server.ts";
 import { testHandler } from "../support/test-server.ts";
+import { chunkedUpload } from "../support/hostile-upload.ts";
 
 const engine = containerEngine();
 if (engine === null) throw new Error("podman is not installed: run scripts/bootstrap.sh --test (it installs podman, runc and debootstrap from Debian)");
@@ -163,6 +164,28 @@ describe("the image", () => {
     expect(site.status).toBe(200);
     expect(site.headers.get("content-type")).toContain("text/html");
   }, 300_000);
+
+  containerTest("8 chunked 120 MB uploads at once under the manifest's memory limit: each refused (413), the container's memory flat, still serving", async () => {
+    const limit = manifestContainer().container.resources.limits.memory as string; // 512Mi
+    const port = await freePort();
+    const container = runContainer(engine!, IMAGE, [...manifestRunFlags({ PORT: String(port), HOST: "127.0.0.1", WORKERS: "2", RATE_LIMIT: "off" }, engine!.name), `--memory=${limit.replace(/i$/, "").toLowerCase()}`]);
+    containers.push(container);
+    const url = `http://127.0.0.1:${port}`;
+    for (const deadline = Date.now() + 60_000; !(await fetch(`${url}/health/ready`).then((r) => r.ok, () => false)); await Bun.sleep(100)) {
+      if (Date.now() > deadline) throw new Error(`not ready:\n${container.logs()}`);
+    }
+    const memory = () => Number(engineRun(engine!, ["exec", container.name, "cat", "/sys/fs/cgroup/memory.current"]).stdout.trim());
+    const before = memory();
+    const uploads = await Promise.all(Array.from({ length: 8 }, () => chunkedUpload(port, "/api/Conversion/ConvertTimeZone", 120_000_000)));
+    const after = memory();
+    console.log(`container (--memory=${limit}): 8 chunked 120 MB uploads, client saw ${uploads.map((u) => u.status).join(",")}, cgroup memory ${(before / 2 ** 20).toFixed(1)} -> ${(after / 2 ** 20).toFixed(1)} MiB`);
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(Number(/zonetime_requests_total\{route="timeapi_conversion",status="413"\} (\d+)/.exec(metrics)?.[1])).toBe(8);
+    for (const u of uploads) expect([413, 0]).toContain(u.status);
+    expect(after - before).toBeLessThan(40 * 2 ** 20); // two workers: under 20 MB each
+    expect((await fetch(`${url}/timezone/UTC`)).status).toBe(200);
+    container.remove();
+  }, 180_000);
 
   containerTest("SIGHUP reloads the tables inside the container", async () => {
     const { container } = await start();

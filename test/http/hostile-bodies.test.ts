@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
+import { chunkedUpload } from "../support/hostile-upload.ts";
 import { readFileSync } from "node:fs";
 import { MAX_BODY_BYTES } from "../../server/http/pipeline/request-body.ts";
 import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
@@ -25,53 +26,10 @@ async function refusedCount(status: number): Promise<number> {
   return Number(new RegExp(`zonetime_requests_total\\{route="timeapi_conversion",status="${status}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
 }
 
-interface Upload {
-  status: number;
-  /** Bytes of body the client had written when the answer (or the close) came. */
-  sent: number;
-  /** Milliseconds from the body passing the bound to the first byte of the answer. */
-  answeredAfterBoundMs: number | null;
-}
-
-/** A chunked upload of up to `total` bytes in 64 KiB chunks, written as fast as the socket takes them, until the server answers or closes. */
-function chunkedUpload(port: number, total: number): Promise<Upload> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    const chunk = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000, 0x61), Buffer.from("\r\n")]);
-    let sent = 0;
-    let passedBound: number | null = null;
-    let answer = "";
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      socket.destroy();
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0), sent, answeredAfterBoundMs: passedBound === null ? null : performance.now() - passedBound });
-    };
-    const pump = () => {
-      while (!done && sent < total) {
-        sent += 0x10000;
-        if (passedBound === null && sent > MAX_BODY_BYTES) passedBound = performance.now();
-        if (!socket.write(chunk)) return void socket.once("drain", pump);
-      }
-    };
-    socket.on("connect", () => {
-      socket.write(head(port, "Transfer-Encoding: chunked\r\n"));
-      pump();
-    });
-    socket.on("data", (d: Buffer) => {
-      answer += d.toString("latin1");
-      if (answer.includes("\r\n\r\n")) finish();
-    });
-    socket.on("error", finish);
-    socket.on("close", finish);
-  });
-}
-
 test("chunked uploads far past the bound are refused as they arrive: 413, the worker's memory flat", async () => {
   const before = rssKb(service.child.pid);
   const refusedBefore = await refusedCount(413);
-  const uploads = await Promise.all(Array.from({ length: 8 }, () => chunkedUpload(service.port, 120_000_000)));
+  const uploads = await Promise.all(Array.from({ length: 8 }, () => chunkedUpload(service.port, POST_PATH, 120_000_000)));
   const after = rssKb(service.child.pid);
   console.log(`8 chunked 120 MB uploads: statuses ${uploads.map((u) => u.status).join(",")}; client had sent ${uploads.map((u) => (u.sent / 1e6).toFixed(1)).join(",")} MB; answered ${uploads.map((u) => u.answeredAfterBoundMs?.toFixed(1)).join(",")} ms after passing ${MAX_BODY_BYTES} bytes; RSS ${before} -> ${after} kB`);
   // Every one answered 413. A client still pushing when the connection closes behind that
