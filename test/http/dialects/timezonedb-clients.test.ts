@@ -19,7 +19,7 @@ import { testConfig } from "../../support/test-server.ts";
 import { rawRequest } from "../../support/raw-http.ts";
 import { requireTool } from "../../support/require-tool.ts";
 import { startTestServer } from "../../support/test-server.ts";
-import { mirrorCheckout, mirrorFile, mirrorRepo, npmInstall, skipMessage } from "../../support/third-party.ts";
+import { mirrorCheckout, mirrorFile, npmInstall, skipMessage, skipWithoutMirror } from "../../support/third-party.ts";
 
 const ABRIHTER = "abrihter/timezonedb";
 const NAMNV = "namnv609/timezonedb-php-api";
@@ -62,7 +62,7 @@ describe("TimeZoneDB clients", () => {
     expect(refused?.constructor.name).toBe("ApiRequestError");
   }, 120_000);
 
-  test.skipIf(mirrorRepo(ABRIHTER) === null)(`abrihter/timezonedb (Python, requests) ${mirrorRepo(ABRIHTER) === null ? `(skipped: ${skipMessage(ABRIHTER)})` : ""}`, async () => {
+  test.skipIf(skipWithoutMirror(ABRIHTER))(`abrihter/timezonedb (Python, requests)${skipWithoutMirror(ABRIHTER) ? ` (skipped: ${skipMessage(ABRIHTER)})` : ""}`, async () => {
     const python = requireTool("python3");
     const dir = mirrorCheckout(ABRIHTER);
     const api = `${dir}/timezonedb/timezonedbapi.py`;
@@ -94,7 +94,7 @@ print(json.dumps(out, default=str))
     expect(result.xml).toMatchObject({ status: "OK", zoneName: "Australia/Sydney", gmtOffset: "36000", dst: "0", abbreviation: "AEST" });
   }, 60_000);
 
-  test.skipIf(mirrorRepo(NAMNV) === null)(`namnv609/timezonedb-php-api (PHP, Guzzle) on /v2/ ${mirrorRepo(NAMNV) === null ? `(skipped: ${skipMessage(NAMNV)})` : ""}`, async () => {
+  test.skipIf(skipWithoutMirror(NAMNV))(`namnv609/timezonedb-php-api (PHP, Guzzle) on /v2/${skipWithoutMirror(NAMNV) ? ` (skipped: ${skipMessage(NAMNV)})` : ""}`, async () => {
     const php = requireTool("php");
     const dir = mirrorCheckout(NAMNV);
     const client = `${dir}/src/TimeZoneDB.php`;
@@ -163,7 +163,7 @@ echo json_encode([
 });
 
 describe("TimeZoneDB clients over HTTPS", () => {
-  test.skipIf(mirrorRepo(CPAN) === null)(`CPAN TimeZone::TimeZoneDB (Perl, LWP, https only): its host option ${mirrorRepo(CPAN) === null ? `(skipped: ${skipMessage(CPAN)})` : ""}`, async () => {
+  test.skipIf(skipWithoutMirror(CPAN))(`CPAN TimeZone::TimeZoneDB (Perl, LWP, https only): its host option${skipWithoutMirror(CPAN) ? ` (skipped: ${skipMessage(CPAN)})` : ""}`, async () => {
     const perl = requireTool("perl");
     const openssl = requireTool("openssl");
     const dir = mkdtempSync(join(tmpdir(), "zonetime-cpan-"));
