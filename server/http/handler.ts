@@ -5,7 +5,7 @@
 
 import type { Server } from "bun";
 import { logError, logEvent } from "../core/log.ts";
-import { acceptsHtml } from "./accepts-html.ts";
+import { acceptsHtml, refusesHtml } from "./accepts-html.ts";
 import type { AppState } from "./app-state.ts";
 import { clientOf, type ProxyTrust } from "./client-address.ts";
 import { DUPLICATE_HOST, HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
@@ -240,7 +240,8 @@ function errorAnswer(state: AppState, req: Request, target: RequestTarget, match
  */
 function sitePage(path: string, head: boolean, headers: Headers, state: AppState): Response {
   const { responses } = state.data;
-  const site = state.site;
+  // An API client at the root (Accept: application/json) gets the API's index, never the home page.
+  const site = path === "/" && refusesHtml(headers.get("accept")) ? null : state.site;
   if (site === null) {
     if (path !== "/") throw NOT_FOUND();
     return responses.constantJson("index", () => ({

@@ -12,6 +12,7 @@
 // Nothing data-dependent is kept (a zone is resolved per request), so a reload of the
 // tables needs no invalidation.
 
+import { rootApiMatch } from "./dialects/timezonedb/v1-root.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
 import { matchRoute, type RouteMatch } from "./routes.ts";
 
@@ -32,7 +33,8 @@ export class RouteMemo {
     const known = this.entries.get(url);
     if (known !== undefined) return known;
     const target = requestTarget(url);
-    const match = matchRoute(target.path);
+    // The root is the website's, but for TimeZoneDB v1's API requests (`/?key=&zone=&format=json`).
+    const match = rootApiMatch(target.path, target.query) ?? matchRoute(target.path);
     Object.freeze(match.params);
     const routed: RoutedTarget = Object.freeze({ target: Object.freeze(target), match: Object.freeze(match) });
     if (url.length <= MAX_URL_LENGTH) {
