@@ -324,6 +324,11 @@ export function endsWithTxt(path: string): boolean {
 export const REFUSED_PATH: RouteMatch = Object.freeze({ route: null, params: NO_PARAMS, profile: "spec", format: "json", label: OTHER, api: true, family: "" });
 
 export function matchRoute(rawPath: string): RouteMatch {
+  // timeapi.io's paths in any case, its `/api` too (`/API/Time/current/zone`): there only its caseless rows answer.
+  if (rawPath.length >= 5 && rawPath.charCodeAt(4) === SLASH && !rawPath.startsWith(API_PREFIX) && rawPath.slice(0, 4).toLowerCase() === API_PREFIX) {
+    const folded = matchRoute(API_PREFIX + rawPath.slice(4));
+    if (folded.caseless) return folded;
+  }
   let path = rawPath;
   let profile: Profile = "spec";
   if (path.startsWith(API_PREFIX) && (path.length === 4 || path.charCodeAt(4) === SLASH || (path.length === 8 && endsWithTxt(path)))) {
