@@ -7,8 +7,9 @@
 // known-requests.ts makes for the service's own cacheable routes.
 //
 // Google reads Accept-Language when the query names no language: such an answer is kept
-// with the header's first language tag (what the answer depends on, at most 30
-// characters) and recalled only for a request whose header starts with the same.
+// with the header's languages in order of preference (what the answer depends on, at most
+// 64 characters, else the answer is not kept) and recalled only for a request whose header
+// names the same (accept-language.ts).
 // Only answers are kept, never refusals: a refused query is validated each time.
 //
 // Entries live in ApiData (a reload starts empty). Bounded by bytes: an answer over
@@ -18,7 +19,7 @@
 
 import type { Holds } from "../cacheable-answer.ts";
 import type { RouteHandler, RouteRequest } from "../routes.ts";
-import { firstAcceptedLanguage } from "./lookups.ts";
+import { acceptLanguageKey } from "./accept-language.ts";
 
 /** A get-time-zone answer is about 450 bytes; a by=city page of ten places about 3 KB. */
 const MAX_BODY_BYTES = 4096;
@@ -33,8 +34,8 @@ interface KeptAnswer {
   type: string;
   /** The unix second the answer is about, or null: the query named its instant. */
   second: number | null;
-  /** Accept-Language's first language the answer was made for (null: none); undefined: it did not read the header. */
-  acceptLanguage: string | null | undefined;
+  /** Accept-Language's languages, in order, the answer was made for ("" for none); undefined: it did not read the header. */
+  acceptLanguage: string | undefined;
   bytes: number;
 }
 
@@ -79,19 +80,20 @@ function recalled(request: RouteRequest): Response | null {
   const kept = request.data.dialectAnswers.recall(request.url);
   if (kept === undefined) return null;
   if (kept.second !== null && kept.second !== request.clock().seconds) return null;
-  if (kept.acceptLanguage !== undefined && kept.acceptLanguage !== firstAcceptedLanguage(request.header("accept-language"))) return null;
+  if (kept.acceptLanguage !== undefined && kept.acceptLanguage !== acceptLanguageKey(request.header("accept-language"))) return null;
   return request.data.responses.dialect(kept.body, kept.type, 200, request.head);
 }
 
 /**
  * A dialect's answer (HTTP 200, its own headers only), kept for the request's URL while
- * `holds`; `byAcceptLanguage`: the answer depends on Accept-Language's first language.
+ * `holds`; `byAcceptLanguage`: the answer depends on Accept-Language's languages.
  */
 export function keptAnswer(request: RouteRequest, body: string, type: string, holds: Holds, byAcceptLanguage = false): Response {
   const blob = new Blob([body]);
   if (request.url !== null) {
-    const acceptLanguage = byAcceptLanguage ? firstAcceptedLanguage(request.header("accept-language")) : undefined;
-    request.data.dialectAnswers.keep(request.url, { body: blob, type, second: holds.always ? null : holds.second, acceptLanguage });
+    const acceptLanguage = byAcceptLanguage ? acceptLanguageKey(request.header("accept-language")) : undefined;
+    // A header too long to key by: answered, not kept.
+    if (acceptLanguage !== null) request.data.dialectAnswers.keep(request.url, { body: blob, type, second: holds.always ? null : holds.second, acceptLanguage });
   }
   return request.data.responses.dialect(blob, type, 200, request.head);
 }
