@@ -24,7 +24,7 @@ describe("TimeZoneDB v1 at the root", () => {
     const at = 1752000000;
     const res = await fetch(`${server.url}/?key=DG2LCVSD76D5&format=json&zone=Australia%2FMelbourne&time=${at}`, { headers: NODE_CLIENT_HEADERS });
     expect(res.headers.get("content-type")).toStartWith("application/json");
-    const body = await res.json();
+    const body = (await res.json()) as Record<string, unknown>;
     const want = await spec(`/timezone/Australia/Melbourne?at=${at}`);
     const offset = want.raw_offset + want.dst_offset;
     expect(body).toEqual({ status: "OK", message: "", countryCode: "AU", zoneName: "Australia/Melbourne", abbreviation: want.abbreviation,
@@ -34,7 +34,7 @@ describe("TimeZoneDB v1 at the root", () => {
 
   test("by position (the Ruby gem's request: key, lat, lng, format=json, rest-client's Accept */*)", async () => {
     const res = await fetch(`${server.url}/?key=api_key_92834&lat=40.91331&lng=24.61922&format=json`, { headers: { Accept: "*/*" } });
-    const body = await res.json();
+    const body = (await res.json()) as Record<string, unknown>;
     const want = await spec("/coordinates/40.91331,24.61922");
     expect([body.status, body.zoneName, body.countryCode, body.gmtOffset]).toEqual(["OK", "Europe/Athens", "GR", String(want.raw_offset + want.dst_offset)]);
   });
@@ -45,7 +45,7 @@ describe("TimeZoneDB v1 at the root", () => {
     for (const query of ["zone=Melbourne", "lat=1000&lng=1000", "time=soon&zone=UTC", ""]) {
       const res = await fetch(`${server.url}/?key=k&format=json&${query}`);
       expect(res.status).toBe(200);
-      const body = await res.json();
+      const body = (await res.json()) as Record<string, unknown>;
       expect(body.status).toBe("FAIL");
       expect(body.message).not.toBe("");
     }
