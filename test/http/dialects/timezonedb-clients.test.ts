@@ -190,8 +190,8 @@ echo json_encode([
   }, 60_000);
 
   test("empty filters mean none: list-time-zone?fields=all&country=&zone= (a client's defaults) lists every zone.tab zone", async () => {
-    const every = await (await fetch(`${server.url}/v2.1/list-time-zone?key=k&format=json&fields=all&country=&zone=`)).json();
-    const unfiltered = await (await fetch(`${server.url}/v2.1/list-time-zone?key=k&format=json`)).json();
+    const every: { status: string; zones: ({ zoneName: string } & Record<string, unknown>)[] } = await (await fetch(`${server.url}/v2.1/list-time-zone?key=k&format=json&fields=all&country=&zone=`)).json();
+    const unfiltered: { zones: { zoneName: string }[] } = await (await fetch(`${server.url}/v2.1/list-time-zone?key=k&format=json`)).json();
     expect(every.status).toBe("OK");
     expect(every.zones.map((z: { zoneName: string }) => z.zoneName)).toEqual(unfiltered.zones.map((z: { zoneName: string }) => z.zoneName));
     expect(every.zones.length).toBeGreaterThan(400);
