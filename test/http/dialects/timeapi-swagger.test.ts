@@ -62,12 +62,12 @@ describe("timeapi.io's Swagger", () => {
   });
 
   test("the README's paths in any case: /API/..., /Api/... as /api/...", async () => {
-    const ref = await (await fetch(`${server.url}/api/TimeZone/zone?timeZone=UTC`)).json();
+    const ref = (await (await fetch(`${server.url}/api/TimeZone/zone?timeZone=UTC`)).json()) as { timeZone: string };
     for (const prefix of ["/API", "/Api", "/aPI"]) {
       const res = await fetch(`${server.url}${prefix}/Time/current/zone?timeZone=UTC`);
       expect({ prefix, status: res.status, type: res.headers.get("content-type") }).toEqual({ prefix, status: 200, type: "application/json; charset=utf-8" });
-      expect(Object.keys(await res.json())).toContain("dateTime");
-      const zone = await (await fetch(`${server.url}${prefix}/timezone/ZONE?timeZone=UTC`)).json();
+      expect(Object.keys((await res.json()) as object)).toContain("dateTime");
+      const zone = (await (await fetch(`${server.url}${prefix}/timezone/ZONE?timeZone=UTC`)).json()) as { timeZone: string };
       expect(zone.timeZone).toBe(ref.timeZone);
     }
     // Only timeapi.io's paths take the prefix in another case: the WorldTimeAPI profile's are /api's alone.
@@ -85,7 +85,7 @@ describe("timeapi.io's Swagger", () => {
       const { date, time } = icu[language]!;
       expect(body).toEqual({ dateTime: wall, languageCode: language, friendlyDateTime: plain(`${date} ${time}`), friendlyDate: plain(date), friendlyTime: plain(time) });
     }
-    const german = await (await post("/api/Conversion/Translate", { dateTime: wall, languageCode: "de" })).json();
+    const german = (await (await post("/api/Conversion/Translate", { dateTime: wall, languageCode: "de" })).json()) as { friendlyDate: string };
     expect(german.friendlyDate).toBe("Sonntag, 14. März 2021");
   });
 
