@@ -120,6 +120,8 @@ export function resolveLocale(names: NamesTable, raw: string): Locale {
   if (raw.length === 0 || raw.length > MAX_TAG_LENGTH) throw malformed();
   const tag = canonical(names, parse(raw));
   const language = tag.language;
+  // "und" (undetermined) is CLDR's root: nobody's language (ICU answers it in its default, English).
+  if (language === "und") throw new NamesInputError("unknown_lang", `lang: "und" names no language`);
   const region = tag.region?.toUpperCase();
   let script = tag.script ? tag.script[0]!.toUpperCase() + tag.script.slice(1) : undefined;
   if (script === undefined && region !== undefined) script = names.likelyScripts.get(`${language}-${region}`);
