@@ -4,7 +4,7 @@
 
 import { KeyBlockIndex } from "../formats/key-blocks.ts";
 import {
-  FORMAT_SLOTS, NamesSection, PERIOD_INTS, SLOT_BLOCK, ZONE_INFO_INTS, decodeNames, type NamesData,
+  FORMAT_SLOTS, NamesSection, OPEN_START, PERIOD_INTS, SLOT_BLOCK, ZONE_INFO_INTS, decodeNames, type NamesData,
 } from "../formats/names-format.ts";
 
 export interface Locale {
@@ -166,7 +166,11 @@ export class NamesTable {
     const minute = Math.floor(t / 60);
     for (let p = first; p < first + count; p++) {
       const o = p * PERIOD_INTS;
-      if (periods[o]! <= minute && minute < periods[o + 1]!) return periods[o + 2]!;
+      // A mapping CLDR gives no start holds from 1970-01-01 00:00 UTC: ICU's data build writes
+      // that start for it, so before 1970 a zone has no metazone (its LMT and its early
+      // offsets are named in the GMT format, its generic name by its location).
+      const start = periods[o] === OPEN_START ? 0 : periods[o]!;
+      if (start <= minute && minute < periods[o + 1]!) return periods[o + 2]!;
     }
     return -1;
   }
