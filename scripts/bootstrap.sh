@@ -6,7 +6,7 @@
 # for the device TZ harness and the guide's Arduino sketch, Debian's Chromium for the
 # browser tests, for the deployment tests podman with runc and podman-compose, debootstrap (the stand-in
 # base image), catatonit (podman kube play's pause image), redis-server and nginx, python3-feedparser for the tzdb feeds, and libcjson, python3-requests, jq, PHP (with
-# Guzzle), a JDK with OkHttp, Gson and OpenCensus jars and Go with uuid, x/time and
+# Guzzle), Perl with LWP, CHI and JSON::MaybeXS, a JDK with OkHttp, Gson and OpenCensus jars and Go with uuid, x/time and
 # OpenCensus packages for the dialects' third-party clients).
 # Idempotent: installs only what is missing.
 set -euo pipefail
@@ -41,6 +41,11 @@ if $want_test_tools; then
   [ -f /usr/share/php/GuzzleHttp/autoload.php ] || missing+=(php-guzzlehttp-guzzle)
   [ -f /usr/share/php/Symfony/Component/OptionsResolver/autoload.php ] || missing+=(php-symfony-options-resolver)
   php -r 'exit(extension_loaded("simplexml") ? 0 : 1);' 2>/dev/null || missing+=(php-xml)
+  # CPAN TimeZone::TimeZoneDB (Perl) runs on Debian's Perl modules: its `use` lines, and LWP's https.
+  need perl perl
+  for module in JSON::MaybeXS=libjson-maybexs-perl LWP::UserAgent=libwww-perl LWP::Protocol::https=liblwp-protocol-https-perl URI=liburi-perl CHI=libchi-perl; do
+    perl -M"${module%%=*}" -e 1 2>/dev/null || missing+=("${module#*=}")
+  done
   # Google's Java SDK compiles against Debian's jars.
   need javac default-jdk-headless
   for jar in okhttp:libokhttp-java gson:libgoogle-gson-java opencensus-api:libopencensus-java slf4j-api:libslf4j-java org.jetbrains.annotations-java8:libjetbrains-annotations-java; do

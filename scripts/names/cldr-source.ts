@@ -27,6 +27,10 @@ export interface CldrSource {
   golden: Map<string, Map<string, string>>;
   primaryZones: Record<string, string>;
   likely: Record<string, string>;
+  /** CLDR's language aliases (iw -> he, sh -> sr-Latn, art-lojban -> jbo), as ICU applies them to a tag. */
+  languageAliases: Record<string, string>;
+  /** The digits of each numeric numbering system ("latn" -> "0123456789"), for a tag's -u-nu-. */
+  numberingDigits: Record<string, string>;
   locales: string[];
   zoneNames(locale: string): ZoneNamesOfLocale;
   territories(locale: string): Record<string, string>;
@@ -100,6 +104,10 @@ export function readCldr(): CldrSource {
     golden,
     primaryZones: readJson(join(core, "supplemental/primaryZones.json")).supplemental.primaryZones,
     likely: readJson(join(core, "supplemental/likelySubtags.json")).supplemental.likelySubtags,
+    languageAliases: Object.fromEntries(Object.entries(readJson(join(core, "supplemental/aliases.json")).supplemental.metadata.alias.languageAlias as Record<string, { _replacement: string }>)
+      .map(([from, alias]) => [from.replaceAll("_", "-").toLowerCase(), alias._replacement])),
+    numberingDigits: Object.fromEntries(Object.entries(readJson(join(core, "supplemental/numberingSystems.json")).supplemental.numberingSystems as Record<string, { _digits?: string; _type: string }>)
+      .filter(([, system]) => system._type === "numeric" && system._digits !== undefined).map(([name, system]) => [name, system._digits!])),
     locales,
     zoneNames(locale) {
       const t = readJson(join(dates, "main", locale, "timeZoneNames.json")).main[locale].dates.timeZoneNames;

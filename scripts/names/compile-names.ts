@@ -269,7 +269,7 @@ export function compileNames(cldr: CldrSource, tz: TzFacts): { input: NamesInput
     const plain = cldr.likely[lang]?.split("-")[1];
     if (script && script !== plain) scripts[from] = script;
   }
-  const metadata = pool.id(JSON.stringify({ cldrVersion: cldr.version, scripts }));
+  const metadata = pool.id(JSON.stringify({ cldrVersion: cldr.version, scripts, languageAliases: cldr.languageAliases, numberingDigits: cldr.numberingDigits }));
 
   const sections: Int32Array[] = new Array(SECTION_COUNT);
   sections[NamesSection.Meta] = Int32Array.from([perLocale.length, slotsPerLocale, metazones.length, zones.length, specific.length, regions.length, metadata, keys.length]);

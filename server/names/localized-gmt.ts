@@ -2,7 +2,7 @@
 // TimeZoneFormat writes it for the long styles: always hours and minutes (seconds only
 // when there are some), even for a zero offset ("GMT+00:00", not gmtZeroFormat: what
 // ICU 78 answers for Intl's long and longGeneric), in the locale's default digits
-// (ar-EG, fa, mr, bn write their own; ar and hi write ASCII).
+// (ar-EG, fa, mr, bn write their own; ar and hi write ASCII), or those of the tag's -u-nu-.
 
 import { FormatSlot } from "../formats/names-format.ts";
 import type { Locale, NamesTable } from "./names-table.ts";
@@ -10,7 +10,7 @@ import type { Locale, NamesTable } from "./names-table.ts";
 export function localizedGmt(names: NamesTable, locale: Locale, offsetSeconds: number): string {
   const gmt = names.string(names.slot(locale, FormatSlot.GmtFormat)) || "GMT{0}";
   const hourFormat = names.string(names.slot(locale, FormatSlot.HourFormat)) || "+HH:mm;-HH:mm";
-  const digits = [...(names.string(names.slot(locale, FormatSlot.Digits)) || "0123456789")];
+  const digits = [...(locale.digits ?? (names.string(names.slot(locale, FormatSlot.Digits)) || "0123456789"))];
   const semicolon = hourFormat.indexOf(";");
   let pattern = offsetSeconds < 0 ? hourFormat.slice(semicolon + 1) : hourFormat.slice(0, semicolon);
   const abs = Math.abs(offsetSeconds);

@@ -4,13 +4,15 @@
 
 import { KeyBlockIndex } from "../formats/key-blocks.ts";
 import {
-  FORMAT_SLOTS, NamesSection, PERIOD_INTS, SLOT_BLOCK, ZONE_INFO_INTS, decodeNames, type NamesData,
+  FORMAT_SLOTS, NamesSection, OPEN_START, PERIOD_INTS, SLOT_BLOCK, ZONE_INFO_INTS, decodeNames, type NamesData,
 } from "../formats/names-format.ts";
 
 export interface Locale {
   index: number;
   /** The tag as CLDR spells it: the locale used. */
   tag: string;
+  /** Digits a tag's -u-nu- asked for instead of the locale's own (ar-EG-u-nu-latn: ASCII). */
+  digits?: string;
 }
 
 const decoder = new TextDecoder();
@@ -26,6 +28,10 @@ export class NamesTable {
   readonly cldrVersion: string;
   /** "zh-TW" -> "Hant": where a region means another script than the language's default. */
   readonly likelyScripts: ReadonlyMap<string, string>;
+  /** CLDR's language aliases, keys in lower case: "iw" -> "he", "sh" -> "sr-Latn", "art-lojban" -> "jbo" (empty in a table built before them). */
+  readonly languageAliases: ReadonlyMap<string, string>;
+  /** Numeric numbering systems' digits: "latn" -> "0123456789", "arab" -> "٠١٢٣٤٥٦٧٨٩" (for a tag's -u-nu-). */
+  readonly numberingDigits: ReadonlyMap<string, string>;
   /** The /timezone?q= keys (zone-search.ts). */
   readonly searchIndex: KeyBlockIndex;
   private readonly s: Int32Array[];
@@ -45,13 +51,15 @@ export class NamesTable {
     const meta = this.s[NamesSection.Meta]!;
     [this.localeCount, this.slotsPerLocale, this.metazoneCount, this.zoneCount, this.specificCount, this.regionCount] =
       [meta[0]!, meta[1]!, meta[2]!, meta[3]!, meta[4]!, meta[5]!];
-    const metadata = JSON.parse(this.string(meta[6]!)) as { cldrVersion: string; scripts: Record<string, string> };
+    const metadata = JSON.parse(this.string(meta[6]!)) as { cldrVersion: string; scripts: Record<string, string>; languageAliases?: Record<string, string>; numberingDigits?: Record<string, string> };
     this.cldrVersion = metadata.cldrVersion;
     this.searchIndex = new KeyBlockIndex(data.searchKeys);
     this.slotBlocks = this.s[NamesSection.SlotBlocks]!;
     this.slotIndex = data.slotIndex;
     this.blocksPerLocale = Math.ceil(this.slotsPerLocale / SLOT_BLOCK);
     this.likelyScripts = new Map(Object.entries(metadata.scripts));
+    this.languageAliases = new Map(Object.entries(metadata.languageAliases ?? {}));
+    this.numberingDigits = new Map(Object.entries(metadata.numberingDigits ?? {}));
     const tags = this.s[NamesSection.LocaleTags]!;
     for (let l = 0; l < this.localeCount; l++) {
       const tag = this.string(tags[l]!);
@@ -158,7 +166,11 @@ export class NamesTable {
     const minute = Math.floor(t / 60);
     for (let p = first; p < first + count; p++) {
       const o = p * PERIOD_INTS;
-      if (periods[o]! <= minute && minute < periods[o + 1]!) return periods[o + 2]!;
+      // A mapping CLDR gives no start holds from 1970-01-01 00:00 UTC: ICU's data build writes
+      // that start for it, so before 1970 a zone has no metazone (its LMT and its early
+      // offsets are named in the GMT format, its generic name by its location).
+      const start = periods[o] === OPEN_START ? 0 : periods[o]!;
+      if (start <= minute && minute < periods[o + 1]!) return periods[o + 2]!;
     }
     return -1;
   }

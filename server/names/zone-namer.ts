@@ -14,6 +14,7 @@
 // Offsets and DST come from our tables in ICU's rearguard split (icu-offsets.ts).
 
 import { FormatSlot, NAME_KINDS, type NameKind } from "../formats/names-format.ts";
+import { instantOfLocal } from "../tz/local-time.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
 import { dstNearby, icuOffsetsAt, type IcuOffsets } from "./icu-offsets.ts";
 import { localizedGmt } from "./localized-gmt.ts";
@@ -88,10 +89,13 @@ export class ZoneNamer {
     if (golden < 0 || golden === zone) return mzGeneric;
     const goldenTz = this.zones.resolve(names.zoneIanaName(golden));
     if (goldenTz === undefined) return mzGeneric;
-    // The reference zone's offsets at our wall time (ICU: getOffset(date + raw + sav, local)).
+    // The reference zone's offsets at our wall time, as ICU reads a local time there
+    // (OlsonTimeZone::getOffset(date + raw + sav, local): a repeated wall time is the latter,
+    // after the change; a skipped one the former, before it).
     const wall = t + offsets.raw + offsets.sav;
-    const guess = icuOffsetsAt(this.zones, goldenTz.zone, wall - offsets.raw - offsets.sav);
-    const g = icuOffsetsAt(this.zones, goldenTz.zone, wall - guess.raw - guess.sav);
+    let read = instantOfLocal(this.zones, goldenTz.zone, wall, "later");
+    if (read.kind === "skipped") read = instantOfLocal(this.zones, goldenTz.zone, wall, "earlier");
+    const g = icuOffsetsAt(this.zones, goldenTz.zone, read.instant!);
     if (g.raw === offsets.raw && g.sav === offsets.sav) return mzGeneric;
     return this.partialLocation(zone, mz, locale, mzGeneric);
   }

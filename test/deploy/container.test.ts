@@ -94,6 +94,7 @@ const SAMPLES: Record<string, string | { path: string; init: RequestInit }> = {
   "/timezone/coordinate": "/api/TimeZone/coordinate?latitude=51.5074&longitude=-0.1278",
   "/timezone/ip": "/api/TimeZone/ip?ipAddress=8.8.8.8",
   "/conversion/converttimezone": post("/api/Conversion/ConvertTimeZone", { fromTimeZone: "America/New_York", dateTime: "2026-04-18 12:00:00", toTimeZone: "Europe/London" }),
+  "/conversion/translate": post("/api/Conversion/Translate", { dateTime: "2026-04-18 12:00:00", languageCode: "de" }),
   "/conversion/dayoftheweek/{date}": "/api/Conversion/DayOfTheWeek/2026-04-18",
   "/conversion/dayoftheyear/{date}": "/api/Conversion/DayOfTheYear/2026-04-18",
   "/calculation/current/increment": post("/api/Calculation/current/increment", { timeZone: "Europe/Paris", timeSpan: "1:02:03:04" }),

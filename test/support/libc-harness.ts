@@ -4,17 +4,19 @@
 // needs). Each reads "TZ<TAB>unixtime" lines and prints "utoff<TAB>abbr<TAB>isdst".
 //
 // newlib is third-party source that is never committed: it is read from a mirror of the
-// repository (NEWLIB_ESP32_GIT, default the session's fetch mirror). Where no mirror is
-// (CI has no network but the package registries), newlib is skipped with a message saying
-// so, and glibc and musl still run.
+// repository (NEWLIB_ESP32_GIT, else the client mirrors, ../shared/mirrors by default). Where
+// no mirror is, newlib is skipped with a message saying so, and glibc and musl still run;
+// under CI=true its absence is an error instead, since a skipped libc proves nothing.
 
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { requireTool } from "./require-tool.ts";
+import { inCi } from "./shared-data.ts";
+import { MIRROR_DIR } from "./third-party.ts";
 
 const HARNESS_DIR = join(import.meta.dir, "..", "device", "harness");
-const NEWLIB_GIT = process.env.NEWLIB_ESP32_GIT ?? "/work/.mirror/espressif+newlib-esp32/repo";
+const NEWLIB_GIT = process.env.NEWLIB_ESP32_GIT || join(MIRROR_DIR, "espressif+newlib-esp32", "repo");
 export const NEWLIB_BRANCH = "esp-4.3.0";
 const NEWLIB_TIME_FILES = ["tzset_r.c", "tzcalc_limits.c", "lcltime_r.c", "local.h", "gettzinfo.c", "gmtime_r.c", "tzvars.c", "month_lengths.c"];
 
@@ -51,7 +53,8 @@ export function buildHarnesses(): Harnesses {
   run.set("musl", join(dir, "musl"));
 
   if (!existsSync(NEWLIB_GIT)) {
-    skipped.push(`newlib skipped: no mirror of espressif/newlib-esp32 at ${NEWLIB_GIT} (set NEWLIB_ESP32_GIT to a bare clone; CI cannot fetch it)`);
+    if (inCi()) throw new Error(`no mirror of espressif/newlib-esp32 at ${NEWLIB_GIT}: with CI=true the newlib harness must run (set NEWLIB_ESP32_GIT or keep ../shared/mirrors beside the repository)`);
+    skipped.push(`newlib skipped: no mirror of espressif/newlib-esp32 at ${NEWLIB_GIT} (set NEWLIB_ESP32_GIT to a bare clone)`);
   } else {
     const src = join(dir, "newlib-src");
     mkdirSync(join(src, "sys"), { recursive: true });

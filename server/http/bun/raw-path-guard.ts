@@ -35,6 +35,10 @@ const DOT_SEGMENTS = [".", "%2e", "%2E", "..", ".%2e", ".%2E", "%2e.", "%2E.", "
 /** `.txt` in every letter case, as routing/match-route.ts accepts it. */
 const TXT = ["txt", "txT", "tXt", "tXT", "Txt", "TxT", "TXt", "TXT"].map((t) => `.${t}`);
 
+/** Every spelling of `word` in upper and lower case letters: "api" -> api, apI, aPi, ..., API. */
+function letterCases(word: string): string[] {
+  return [...word].reduce<string[]>((out, c) => out.flatMap((s) => [...new Set([s + c.toLowerCase(), s + c.toUpperCase()])]), [""]);
+}
 export const REFUSED: RawPath = Object.freeze({ refused: true });
 /** A path under no route's family: the fetch fallback's. */
 const FALLBACK: RawPath = Object.freeze({ refused: false, family: "" });
@@ -69,6 +73,9 @@ export function rawPathPatterns(): Map<string, RawPath> {
   }
   const patterns = new Map<string, RawPath>();
   for (const pattern of refusalsUnder("", 0)) patterns.set(pattern, REFUSED);
+  // `/API/...`, `/Api/...`: timeapi.io's caseless rows take its prefix in any case too (routes.ts).
+  const api: RawPath = Object.freeze({ refused: false, family: API_PREFIX });
+  for (const variant of letterCases(API_PREFIX.slice(1))) if (variant !== API_PREFIX.slice(1)) patterns.set(`/${variant}/*`, api);
   for (const [family, { deeper, text }] of families) {
     const path: RawPath = Object.freeze({ refused: false, family });
     patterns.set(family, path);

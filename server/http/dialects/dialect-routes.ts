@@ -9,6 +9,7 @@ import { GOOGLE_JSON, GOOGLE_XML, timezone } from "./google/google-timezone.ts";
 import { calculation, convertTimeZone, dayOfTheWeek, dayOfTheYear } from "./timeapi-io/conversion-routes.ts";
 import { availableTimeZones, byCoordinate, byIp, byZone, currentTime, healthCheck, zoneInfo } from "./timeapi-io/legacy-routes.ts";
 import { LEGACY, V1, timeapiError } from "./timeapi-io/timeapi-format.ts";
+import { translate } from "./timeapi-io/translate-route.ts";
 import { v1AvailableTimeZones, v1CurrentTime, v1Unix, v1ZoneInfo } from "./timeapi-io/v1-routes.ts";
 import { convertTimeZone as tzdbConvert, getTimeZone, listTimeZone } from "./timezonedb/tzdb-routes.ts";
 import { TIMEZONEDB } from "./timezonedb/tzdb-output.ts";
@@ -33,6 +34,7 @@ const TIMEAPI_ROWS: RouteRow[] = [
   timeapi("/timezone/coordinate", "timeapi_timezone", zoneInfo(byCoordinate)),
   timeapi("/timezone/ip", "timeapi_timezone", zoneInfo(byIp)),
   timeapi("/conversion/converttimezone", "timeapi_conversion", postOnly, { post: convertTimeZone }),
+  timeapi("/conversion/translate", "timeapi_conversion", postOnly, { post: translate }),
   timeapi("/conversion/dayoftheweek/{date}", "timeapi_conversion", dayOfTheWeek),
   timeapi("/conversion/dayoftheyear/{date}", "timeapi_conversion", dayOfTheYear),
   timeapi("/calculation/current/increment", "timeapi_calculation", postOnly, { post: calculation(false, 1) }),

@@ -7,15 +7,16 @@
 // does for the service's own cacheable routes.
 //
 // Google reads Accept-Language when the query names no language: such an answer is kept
-// with the header's first language tag (what the answer depends on, at most 30
-// characters) and recalled only for a request whose header starts with the same.
+// with the header's languages in order of preference (what the answer depends on, at most
+// 64 characters, else the answer is not kept) and recalled only for a request whose header
+// names the same (accept-language.ts).
 // Only answers are kept, never refusals: a refused query is validated each time. The store
 // is ApiData's memos.dialectAnswers (caching/memos.ts: bounded by entries and bytes); an
 // answer over MAX_BODY_BYTES (TimeZoneDB's whole zone list) is not kept.
 
 import type { Holds } from "../caching/cacheable-answer.ts";
 import type { RouteHandler, RouteRequest } from "../contract.ts";
-import { firstAcceptedLanguage } from "./lookups.ts";
+import { acceptLanguageKey } from "./accept-language.ts";
 
 /** A get-time-zone answer is about 450 bytes; a by=city page of ten places about 3 KB. */
 export const MAX_BODY_BYTES = 4096;
@@ -31,7 +32,7 @@ function recalled(request: RouteRequest): Response | null {
   const kept = memo.get(request.url);
   if (kept === undefined) return null;
   if ((kept.second !== null && kept.second !== request.clock().seconds) ||
-    (kept.acceptLanguage !== undefined && kept.acceptLanguage !== firstAcceptedLanguage(request.header("accept-language")))) {
+    (kept.acceptLanguage !== undefined && kept.acceptLanguage !== acceptLanguageKey(request.header("accept-language")))) {
     memo.stale();
     return null;
   }
@@ -40,13 +41,14 @@ function recalled(request: RouteRequest): Response | null {
 
 /**
  * A dialect's answer (HTTP 200, its own headers only), kept for the request's URL while
- * `holds`; `byAcceptLanguage`: the answer depends on Accept-Language's first language.
+ * `holds`; `byAcceptLanguage`: the answer depends on Accept-Language's languages.
  */
 export function keptAnswer(request: RouteRequest, body: string, type: string, holds: Holds, byAcceptLanguage = false): Response {
   const blob = new Blob([body]);
   if (request.url !== null) {
-    const acceptLanguage = byAcceptLanguage ? firstAcceptedLanguage(request.header("accept-language")) : undefined;
-    if (blob.size <= MAX_BODY_BYTES) request.data.memos.dialectAnswers.set(request.url, { body: blob, type, second: holds.always ? null : holds.second, acceptLanguage });
+    const acceptLanguage = byAcceptLanguage ? acceptLanguageKey(request.header("accept-language")) : undefined;
+    // A header too long to key by: answered, not kept.
+    if (acceptLanguage !== null && blob.size <= MAX_BODY_BYTES) request.data.memos.dialectAnswers.set(request.url, { body: blob, type, second: holds.always ? null : holds.second, acceptLanguage });
   }
   return request.data.responses.dialect(blob, type, 200, request.head);
 }

@@ -30,18 +30,6 @@ export function zoneOfIp(data: ApiData, text: string): ResolvedName | null | "ma
 /** A language as Google's `language` and Accept-Language name one: `fr`, `zh-TW`, `sr_Latn`. */
 export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,3}$/;
 
-/** The first language of an Accept-Language header (`fr-CH, fr;q=0.9` -> `fr-CH`), or null: none, or not a language. */
-export function firstAcceptedLanguage(header: string | null): string | null {
-  if (header === null) return null;
-  let end = header.length;
-  const comma = header.indexOf(",");
-  if (comma >= 0) end = comma;
-  const semicolon = header.indexOf(";");
-  if (semicolon >= 0 && semicolon < end) end = semicolon;
-  const first = header.slice(0, end).trim();
-  return LANGUAGE_TAG.test(first) ? first : null;
-}
-
 /** XML text content with the five predefined entities escaped, and characters XML 1.0 forbids dropped. */
 export function xmlEscape(text: string): string {
   return text.replace(/[&<>"']|[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, (c) =>

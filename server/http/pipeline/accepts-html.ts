@@ -14,6 +14,22 @@ export function acceptsHtml(accept: string | null): boolean {
   return false;
 }
 
+/**
+ * Whether a request refuses HTML: its Accept names media ranges and none that HTML could be
+ * (text/html, text/*, or any type) with a q above 0: `application/json`, `text/xml`. Then even the
+ * root's home page is not what it asked for (an API client at `/` gets JSON, never the site).
+ */
+export function refusesHtml(accept: string | null): boolean {
+  if (accept === null || accept.trim() === "") return false;
+  for (const entry of accept.split(",")) {
+    const semicolon = entry.indexOf(";");
+    const range = (semicolon < 0 ? entry : entry.slice(0, semicolon)).trim().toLowerCase();
+    if (range !== "text/html" && range !== "text/*" && range !== "*/*") continue;
+    if (semicolon < 0 || qualityOf(entry.slice(semicolon + 1)) > 0) return false;
+  }
+  return true;
+}
+
 /** The `q` of a media range's parameters (`q=0.5; level=1`), 1 without one. */
 function qualityOf(parameters: string): number {
   for (const parameter of parameters.split(";")) {

@@ -7,7 +7,7 @@ import type { Server } from "bun";
 import type { Instant } from "../../core/clock.ts";
 import { logError, logEvent } from "../../core/log.ts";
 import { httpDate } from "./http-date.ts";
-import { acceptsHtml } from "./accepts-html.ts";
+import { acceptsHtml, refusesHtml } from "./accepts-html.ts";
 import type { AppState } from "../contract.ts";
 import { chooseSiteEncoding, type SiteEncoding } from "../bun/site-encoding.ts";
 import { clientOf, type ProxyTrust } from "./client-address.ts";
@@ -18,7 +18,7 @@ import type { RateDecision } from "../limits/rate-limiter.ts";
 import { CLIENT_CLOSED_STATUS, endsConnection, readBody } from "./request-body.ts";
 import { requestTarget, type RequestTarget } from "./request-target.ts";
 import { API_PREFIX } from "../routing/route-table.ts";
-import { matchRoute, REFUSED_PATH } from "../routing/match-route.ts";
+import { matchRequest, REFUSED_PATH } from "../routing/match-route.ts";
 import type { FetchHandler, RawPath, RouteMatch, RouteRequest } from "../contract.ts";
 import { PAGE_SECURITY_HEADERS } from "../bun/static-site.ts";
 
@@ -42,7 +42,7 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
     const url = req.url;
     // Routed afresh each time: a memo of URL -> route measured no gain (scripts/bench/memo-gains.ts, issue 31).
     const target = requestTarget(url);
-    const routedMatch = matchRoute(target.path);
+    const routedMatch = matchRequest(target.path, target.query);
     // Who the client is costs Bun about a microsecond (requestIP): resolved here only when a
     // limit or the access log needs it for every request, else when a route reads it.
     let client: string | null = null;
@@ -242,7 +242,8 @@ function errorAnswer(state: AppState, req: Request, target: RequestTarget, match
  */
 function sitePage(path: string, head: boolean, headers: Headers, state: AppState): Response {
   const { responses } = state.data;
-  const site = state.site;
+  // An API client at the root (Accept: application/json) gets the API's index, never the home page.
+  const site = path === "/" && refusesHtml(headers.get("accept")) ? null : state.site;
   if (site === null) {
     if (path !== "/") throw NOT_FOUND();
     return responses.constantJson("index", () => ({

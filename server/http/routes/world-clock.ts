@@ -6,6 +6,7 @@
 // cost ten time objects of the client's rate budget (RouteRequest.cost: admitted while the
 // client has a token, as any request, then charged the rest).
 
+import { withTimezoneName } from "../params/lang-param.ts";
 import { checkLocalYears, instantParam } from "../params/at-param.ts";
 import { badRequest, notFound } from "../pipeline/http-errors.ts";
 import { queryParam } from "../params/query.ts";
@@ -72,7 +73,8 @@ export function worldClock(request: RouteRequest): Response {
   const parts: Uint8Array[] = new Array(names.length);
   let length = json ? OPEN.length + CLOSE.length : 0;
   for (let i = 0; i < names.length; i++) {
-    parts[i] = renderer.render(names[i]!, instant, request.clientAddress, request.profile, request.format);
+    // `?lang=` as on every time object: timezone_name added, a bad tag refused (lang-param.ts).
+    parts[i] = withTimezoneName(request, renderer.render(names[i]!, instant, request.clientAddress, request.profile, request.format), names[i]!, instant.seconds);
     length += parts[i]!.length + (i > 0 ? separator.length : 0);
   }
   const body = new Uint8Array(length);

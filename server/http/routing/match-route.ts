@@ -6,6 +6,7 @@
 import type { Format, Profile } from "../../time-object/time-object.ts";
 import type { RouteMatch, RouteRow } from "../contract.ts";
 import { API_PREFIX, OTHER_LABEL, ROUTE_LABELS, ROUTE_TABLE, SITE_LABEL } from "./route-table.ts";
+import { rootApiMatch } from "../dialects/timezonedb/v1-root.ts";
 
 /** `param` null: a literal; else a parameter (`literal` ""). One shape, so the matcher's reads stay monomorphic. */
 interface Token {
@@ -162,9 +163,22 @@ export function endsWithTxt(path: string): boolean {
 }
 
 /** A path refused before routing (raw-path-guard.ts): matched by no row, answered the JSON 404. */
+/**
+ * A request's route: its path's, but for TimeZoneDB v1's API requests at the root
+ * (`/?key=K&zone=...&format=json`), which the website's home page would otherwise answer.
+ */
+export function matchRequest(path: string, query: string): RouteMatch {
+  return rootApiMatch(path, query) ?? matchRoute(path);
+}
+
 export const REFUSED_PATH: RouteMatch = Object.freeze({ route: null, params: NO_PARAMS, profile: "spec", format: "json", label: OTHER, api: true, family: "" });
 
 export function matchRoute(rawPath: string): RouteMatch {
+  // timeapi.io's paths in any case, its `/api` too (`/API/Time/current/zone`): there only its caseless rows answer.
+  if (rawPath.length >= 5 && rawPath.charCodeAt(4) === SLASH && !rawPath.startsWith(API_PREFIX) && rawPath.slice(0, 4).toLowerCase() === API_PREFIX) {
+    const folded = matchRoute(API_PREFIX + rawPath.slice(4));
+    if (folded.caseless) return folded;
+  }
   let path = rawPath;
   let profile: Profile = "spec";
   if (path.startsWith(API_PREFIX) && (path.length === 4 || path.charCodeAt(4) === SLASH || (path.length === 8 && endsWithTxt(path)))) {

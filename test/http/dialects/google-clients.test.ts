@@ -5,7 +5,7 @@
 // - Python: googlemaps/google-maps-services-python, `Client(key=, base_url=)` (the key must
 //   start with "AIza": the SDK refuses others before sending; we accept any key). Its one
 //   dependency is requests (setup.py), Debian's python3-requests; the SDK itself is in neither
-//   Debian nor npm, so it runs from the mirror or skips.
+//   Debian nor npm, so it runs from the mirror (../shared/mirrors on CI).
 // - Go: googlemaps/google-maps-services-go, `maps.WithBaseURL`, through the small program in
 //   ../../support/go-sdk-client/main.go, built here from the SDK's mirror: no Go module proxy
 //   answers here or in CI, so GOPATH mode with GOPROXY=off, and every dependency from Debian:
@@ -27,7 +27,7 @@ import { join } from "node:path";
 import { cldrCanonical } from "../../support/cldr-canonical.ts";
 import { requireTool } from "../../support/require-tool.ts";
 import { startTestServer } from "../../support/test-server.ts";
-import { mirrorCheckout, mirrorRepo, npmInstall, skipMessage } from "../../support/third-party.ts";
+import { mirrorCheckout, mirrorGitDir, npmInstall, skipMessage, skipWithoutMirror } from "../../support/third-party.ts";
 
 const PYTHON_SDK = "googlemaps/google-maps-services-python";
 const JAVA_SDK = "googlemaps/google-maps-services-java";
@@ -67,7 +67,7 @@ function buildGoClient(): string {
     if (!existsSync(`/usr/share/gocode/src/${dir}`)) throw new Error(`/usr/share/gocode/src/${dir} is missing: run scripts/bootstrap.sh --test`);
   }
   const root = mkdtempSync(join(tmpdir(), "zonetime-go-sdk-"));
-  const clone = Bun.spawnSync(["git", "clone", "-q", mirrorRepo(GO_SDK)!, join(root, "src", "googlemaps.github.io", "maps")], { stderr: "pipe" });
+  const clone = Bun.spawnSync(["git", "clone", "-q", mirrorGitDir(GO_SDK), join(root, "src", "googlemaps.github.io", "maps")], { stderr: "pipe" });
   if (clone.exitCode !== 0) throw new Error(`clone ${GO_SDK}: ${clone.stderr.toString()}`);
   mkdirSync(join(root, "src", "zonetime", "client"), { recursive: true });
   copyFileSync(join(import.meta.dir, "../../support/go-sdk-client/main.go"), join(root, "src", "zonetime", "client", "main.go"));
@@ -96,7 +96,7 @@ describe("Google Time Zone SDKs", () => {
     expect(bad).toEqual(await refusal());
   }, 120_000);
 
-  test.skipIf(mirrorRepo(PYTHON_SDK) === null)(`Python SDK: Client(base_url=) ${mirrorRepo(PYTHON_SDK) === null ? `(skipped: ${skipMessage(PYTHON_SDK)})` : ""}`, async () => {
+  test.skipIf(skipWithoutMirror(PYTHON_SDK))(`Python SDK: Client(base_url=)${skipWithoutMirror(PYTHON_SDK) ? ` (skipped: ${skipMessage(PYTHON_SDK)})` : ""}`, async () => {
     const python = requireTool("python3");
     const dir = mirrorCheckout(PYTHON_SDK);
     const script = `
@@ -125,7 +125,7 @@ print(json.dumps(out))
     expect(results[CASES.length]).toEqual([(await refusal()).status, null]);
   }, 60_000);
 
-  test.skipIf(mirrorRepo(GO_SDK) === null)(`Go SDK: maps.WithBaseURL, built offline ${mirrorRepo(GO_SDK) === null ? `(skipped: ${skipMessage(GO_SDK)})` : ""}`, async () => {
+  test.skipIf(skipWithoutMirror(GO_SDK))(`Go SDK: maps.WithBaseURL, built offline${skipWithoutMirror(GO_SDK) ? ` (skipped: ${skipMessage(GO_SDK)})` : ""}`, async () => {
     const client = buildGoClient();
     const run = Bun.spawn([client, server.url, ...CASES.flat().map(String), "95", "0", "0"], { stdout: "pipe", stderr: "pipe" });
     const [out, err] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
@@ -140,7 +140,7 @@ print(json.dumps(out))
     expect(results[CASES.length]).toEqual({ error: `maps: ${(await refusal()).status} - ` });
   }, 120_000);
 
-  test.skipIf(mirrorRepo(JAVA_SDK) === null)(`Java SDK: GeoApiContext baseUrlOverride ${mirrorRepo(JAVA_SDK) === null ? `(skipped: ${skipMessage(JAVA_SDK)})` : ""}`, async () => {
+  test.skipIf(skipWithoutMirror(JAVA_SDK))(`Java SDK: GeoApiContext baseUrlOverride${skipWithoutMirror(JAVA_SDK) ? ` (skipped: ${skipMessage(JAVA_SDK)})` : ""}`, async () => {
     const javac = requireTool("javac");
     const java = requireTool("java");
     for (const jar of JAVA_JARS) if (!existsSync(jar)) throw new Error(`${jar} is missing: run scripts/bootstrap.sh --test`);

@@ -125,7 +125,7 @@ describe("the kept answers are bounded", () => {
     expect(kept.stats().bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
   });
 
-  test("Google's answers keep Accept-Language's first tag, never the header: a 15 KB header costs 5 characters", async () => {
+  test("Google's answers keep Accept-Language's languages in order, never the header: a 15 KB header costs 5 characters", async () => {
     const state = createAppState(await loadData(await testDataDir()), () => now, await testConfig());
     const handler = createFetchHandler(state);
     const reference = await testHandler(() => now);

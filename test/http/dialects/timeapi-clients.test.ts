@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { requireTool } from "../../support/require-tool.ts";
 import { startTestServer } from "../../support/test-server.ts";
-import { mirrorFile, mirrorRepo, skipMessage } from "../../support/third-party.ts";
+import { mirrorFile, skipMessage, skipWithoutMirror } from "../../support/third-party.ts";
 
 const SENSECAP = "Seeed-Solution/SenseCAP_Indicator_ESP32";
 const SENSECAP_FILE = "examples/indicator_basis/main/model/indicator_city.c";
@@ -91,7 +91,7 @@ int main(int argc, char **argv) {
 }
 
 describe("timeapi.io clients", () => {
-  test.skipIf(mirrorRepo(SENSECAP) === null)(`SenseCAP Indicator firmware's timezone fetch, compiled with gcc ${mirrorRepo(SENSECAP) === null ? `(skipped: ${skipMessage(SENSECAP)})` : ""}`, async () => {
+  test.skipIf(skipWithoutMirror(SENSECAP))(`SenseCAP Indicator firmware's timezone fetch, compiled with gcc${skipWithoutMirror(SENSECAP) ? ` (skipped: ${skipMessage(SENSECAP)})` : ""}`, async () => {
     const gcc = requireTool("gcc");
     const dir = mkdtempSync(join(tmpdir(), "zonetime-sensecap-"));
     writeFileSync(join(dir, "city.c"), harness(mirrorFile(SENSECAP, SENSECAP_FILE), server.port));
@@ -116,7 +116,7 @@ describe("timeapi.io clients", () => {
     }
   }, 60_000);
 
-  test.skipIf(mirrorRepo(WORKERS) === null)(`web-workers-demo's getTimeData (fetch) ${mirrorRepo(WORKERS) === null ? `(skipped: ${skipMessage(WORKERS)})` : ""}`, async () => {
+  test.skipIf(skipWithoutMirror(WORKERS))(`web-workers-demo's getTimeData (fetch)${skipWithoutMirror(WORKERS) ? ` (skipped: ${skipMessage(WORKERS)})` : ""}`, async () => {
     const source = mirrorFile(WORKERS, "public/workers/fetch/helpers.js").replaceAll("https://timeapi.io", server.url);
     const dir = mkdtempSync(join(tmpdir(), "zonetime-workers-"));
     writeFileSync(join(dir, "helpers.js"), source);
@@ -129,7 +129,7 @@ describe("timeapi.io clients", () => {
     expect([stJohns.currentUtcOffset.seconds, stJohns.isDayLightSavingActive]).toEqual([spec.raw_offset + spec.dst_offset, spec.dst]);
   });
 
-  test.skipIf(mirrorRepo(NIXOS) === null)(`nixos-config's sync-time fetch_time (v1 unix, curl | jq) ${mirrorRepo(NIXOS) === null ? `(skipped: ${skipMessage(NIXOS)})` : ""}`, async () => {
+  test.skipIf(skipWithoutMirror(NIXOS))(`nixos-config's sync-time fetch_time (v1 unix, curl | jq)${skipWithoutMirror(NIXOS) ? ` (skipped: ${skipMessage(NIXOS)})` : ""}`, async () => {
     const bash = requireTool("bash");
     requireTool("curl");
     requireTool("jq");
@@ -149,7 +149,7 @@ describe("timeapi.io clients", () => {
     expect(got >= before && got <= after).toBe(true);
   });
 
-  test.skipIf(mirrorRepo(ZENTRACK) === null)(`ZentrackBack's fetchBerlinTime (fetch, legacy Time/current/zone) ${mirrorRepo(ZENTRACK) === null ? `(skipped: ${skipMessage(ZENTRACK)})` : ""}`, async () => {
+  test.skipIf(skipWithoutMirror(ZENTRACK))(`ZentrackBack's fetchBerlinTime (fetch, legacy Time/current/zone)${skipWithoutMirror(ZENTRACK) ? ` (skipped: ${skipMessage(ZENTRACK)})` : ""}`, async () => {
     const source = mirrorFile(ZENTRACK, "api/time/time.service.js");
     const changed = source.replaceAll("https://timeapi.io", server.url);
     expect(changed).not.toBe(source);

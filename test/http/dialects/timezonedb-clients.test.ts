@@ -19,7 +19,7 @@ import { testConfig } from "../../support/test-server.ts";
 import { rawRequest } from "../../support/raw-http.ts";
 import { requireTool } from "../../support/require-tool.ts";
 import { startTestServer } from "../../support/test-server.ts";
-import { mirrorCheckout, mirrorFile, mirrorRepo, npmInstall, skipMessage } from "../../support/third-party.ts";
+import { mirrorCheckout, mirrorFile, npmInstall, skipMessage, skipWithoutMirror } from "../../support/third-party.ts";
 
 const ABRIHTER = "abrihter/timezonedb";
 const NAMNV = "namnv609/timezonedb-php-api";
@@ -55,14 +55,16 @@ describe("TimeZoneDB clients", () => {
     expect(zones.length).toBe(12);
     expect(zones.every((z: { countryCode: string; zoneName: string }) => z.countryCode === "AR" && z.zoneName.startsWith("America/Argentina/"))).toBe(true);
     const conversion = await tzdb.convertTimeZone(cfg, { from: "America/Los_Angeles", to: "Australia/Sydney", time: 1464793200 });
-    expect([conversion.offset, conversion.fromAbbreviation, conversion.toAbbreviation, conversion.toFormatted]).toEqual([61200, "PDT", "AEST", "2016-06-02 01:00:00"]);
+    // The vendor's reference example: `time` is read as the wall clock of `from` (15:00 in Los Angeles is 08:00 next day in Sydney).
+    expect([conversion.offset, conversion.fromAbbreviation, conversion.toAbbreviation, conversion.fromTimestamp, conversion.toTimestamp, conversion.toFormatted])
+      .toEqual([61200, "PDT", "AEST", 1464793200, 1464854400, "2016-06-02 08:00:00"]);
     const cities = await tzdb.getTimeZoneByCity(cfg, { country: "AU", city: "Perth", time: at });
     expect(cities[0]).toMatchObject({ zoneName: "Australia/Perth", gmtOffset: 28800, countryCode: "AU" });
     const refused = await tzdb.getTimeZoneByZone(cfg, { zone: "Nowhere/Land" }).then(() => null, (e: Error) => e);
     expect(refused?.constructor.name).toBe("ApiRequestError");
   }, 120_000);
 
-  test.skipIf(mirrorRepo(ABRIHTER) === null)(`abrihter/timezonedb (Python, requests) ${mirrorRepo(ABRIHTER) === null ? `(skipped: ${skipMessage(ABRIHTER)})` : ""}`, async () => {
+  test.skipIf(skipWithoutMirror(ABRIHTER))(`abrihter/timezonedb (Python, requests)${skipWithoutMirror(ABRIHTER) ? ` (skipped: ${skipMessage(ABRIHTER)})` : ""}`, async () => {
     const python = requireTool("python3");
     const dir = mirrorCheckout(ABRIHTER);
     const api = `${dir}/timezonedb/timezonedbapi.py`;
@@ -94,7 +96,7 @@ print(json.dumps(out, default=str))
     expect(result.xml).toMatchObject({ status: "OK", zoneName: "Australia/Sydney", gmtOffset: "36000", dst: "0", abbreviation: "AEST" });
   }, 60_000);
 
-  test.skipIf(mirrorRepo(NAMNV) === null)(`namnv609/timezonedb-php-api (PHP, Guzzle) on /v2/ ${mirrorRepo(NAMNV) === null ? `(skipped: ${skipMessage(NAMNV)})` : ""}`, async () => {
+  test.skipIf(skipWithoutMirror(NAMNV))(`namnv609/timezonedb-php-api (PHP, Guzzle) on /v2/${skipWithoutMirror(NAMNV) ? ` (skipped: ${skipMessage(NAMNV)})` : ""}`, async () => {
     const php = requireTool("php");
     const dir = mirrorCheckout(NAMNV);
     const client = `${dir}/src/TimeZoneDB.php`;
@@ -134,18 +136,68 @@ echo json_encode([
     // /v2/ answers with the older names dstStart/dstEnd (henryflorence's fields= asks for them).
     expect(result.dst).toMatchObject({ status: "OK", gmtOffset: chicago.raw_offset + chicago.dst_offset, dst: chicago.dst ? "1" : "0", dstEnd: Date.parse(chicago.dst_until) / 1000 - 1 });
     expect(result.dst.dstStart).toBe(Date.parse(chicago.dst_from) / 1000);
-    // The client turns "06/01/2016 03:00PM" into a unix time itself (strtotime, UTC): 1464793200;
-    // TimeZoneDB's timestamps are local wall times as unix seconds.
-    const [la, sydney] = [await spec("/timezone/America/Los_Angeles?at=1464793200"), await spec("/timezone/Australia/Sydney?at=1464793200")];
+    // The client turns "06/01/2016 03:00PM" into a unix time itself (strtotime, UTC): 1464793200,
+    // the wall clock of `from` as unix seconds. TimeZoneDB's reference page answers this very
+    // request with fromTimestamp 1464793200, toTimestamp 1464854400, offset 61200: our spec
+    // answer for the instant 15:00 in Los Angeles names (/convert) gives the same wall times.
+    const converted = await spec("/convert?time=2016-06-01T15:00:00&from=America/Los_Angeles&to=Australia/Sydney");
+    const [la, sydney] = [converted.from, converted.to];
     const [laOffset, sydneyOffset] = [la.raw_offset + la.dst_offset, sydney.raw_offset + sydney.dst_offset];
-    expect(result.convert).toMatchObject({ status: "OK", fromZoneName: "America/Los_Angeles", fromAbbreviation: la.abbreviation, fromTimestamp: 1464793200 + laOffset,
-      toZoneName: "Australia/Sydney", toAbbreviation: sydney.abbreviation, toTimestamp: 1464793200 + sydneyOffset, offset: sydneyOffset - laOffset });
+    const wall = (t: { datetime: string }) => Date.parse(`${t.datetime.slice(0, 19)}Z`) / 1000;
+    expect(result.convert).toMatchObject({ status: "OK", fromZoneName: "America/Los_Angeles", fromAbbreviation: la.abbreviation, fromTimestamp: wall(la),
+      toZoneName: "Australia/Sydney", toAbbreviation: sydney.abbreviation, toTimestamp: wall(sydney), offset: sydneyOffset - laOffset });
+    expect([result.convert.fromTimestamp, result.convert.toTimestamp, result.convert.offset]).toEqual([1464793200, 1464854400, 61200]);
     expect(result.convert.toFormatted).toBe(sydney.datetime.slice(0, 19).replace("T", " "));
     // Our spec answer: the zone.tab names of Argentina (list-time-zone lists zone.tab, as TimeZoneDB).
     const argentina = (await spec("/timezone?country=AR") as string[]).filter((z) => z.startsWith("America/Argentina/"));
     expect(result.xml.status).toBe("OK");
     expect(result.xml.zones.sort()).toEqual(argentina.sort());
   }, 60_000);
+
+  test.skipIf(skipWithoutMirror(NAMNV))(`namnv609/timezonedb-php-api: fields "all" (its own word for every field) on each endpoint${skipWithoutMirror(NAMNV) ? ` (skipped: ${skipMessage(NAMNV)})` : ""}`, async () => {
+    const php = requireTool("php");
+    const dir = mirrorCheckout(NAMNV);
+    const client = `${dir}/src/TimeZoneDB.php`;
+    const source = await Bun.file(client).text();
+    const changed = source.replace(`"base_uri" => "http://api.timezonedb.com/v2/"`, `"base_uri" => "http://127.0.0.1:${server.port}/v2/"`);
+    expect(changed).not.toBe(source);
+    await Bun.write(client, changed);
+    const script = `<?php
+require "/usr/share/php/GuzzleHttp/autoload.php";
+require "/usr/share/php/Symfony/Component/OptionsResolver/autoload.php";
+require ${JSON.stringify(`${dir}/src/TimeZoneDB/TimeZones.php`)};
+require ${JSON.stringify(client)};
+$db = new NNV\\TimeZoneDB("any-key");
+echo json_encode([
+  "list" => $db->listTimeZone(["fields" => "all", "zone" => "Pacific/Chatham"]),
+  "get" => $db->getTimeZone(["by" => "zone", "zone" => "Europe/Berlin", "time" => 1752000000, "fields" => "all"]),
+  "convert" => $db->convertTimeZone(["from" => "UTC", "to" => "Asia/Kathmandu", "time" => "1752000000", "fields" => "all"]),
+]);
+`;
+    await Bun.write(`${dir}/all.php`, script);
+    const run = Bun.spawn([php, `${dir}/all.php`], { stdout: "pipe", stderr: "pipe" });
+    const [out, err] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+    expect(err).toBe("");
+    const result = JSON.parse(out);
+    // Every field each endpoint has, as without `fields` (get, convert) or its full list (list-time-zone adds dst).
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const plain = async (path: string): Promise<any> => (await fetch(`${server.url}/v2/${path}&key=k&format=json`)).json();
+    expect(result.get).toEqual(await plain("get-time-zone?by=zone&zone=Europe/Berlin&time=1752000000"));
+    expect(result.convert).toEqual(await plain("convert-time-zone?from=UTC&to=Asia/Kathmandu&time=1752000000"));
+    const chatham = (await plain("list-time-zone?zone=Pacific/Chatham")).zones[0];
+    expect(Object.keys(result.list.zones[0])).toEqual(["countryCode", "countryName", "zoneName", "gmtOffset", "dst", "timestamp"]);
+    expect(result.list.zones[0]).toMatchObject({ ...chatham, timestamp: expect.any(Number) });
+    expect(result.list.zones[0].dst).toBe(chatham.gmtOffset === 49500 ? "1" : "0");
+  }, 60_000);
+
+  test("empty filters mean none: list-time-zone?fields=all&country=&zone= (a client's defaults) lists every zone.tab zone", async () => {
+    const every = (await (await fetch(`${server.url}/v2.1/list-time-zone?key=k&format=json&fields=all&country=&zone=`)).json()) as { status: string; zones: ({ zoneName: string } & Record<string, unknown>)[] };
+    const unfiltered = (await (await fetch(`${server.url}/v2.1/list-time-zone?key=k&format=json`)).json()) as { zones: { zoneName: string }[] };
+    expect(every.status).toBe("OK");
+    expect(every.zones.map((z: { zoneName: string }) => z.zoneName)).toEqual(unfiltered.zones.map((z: { zoneName: string }) => z.zoneName));
+    expect(every.zones.length).toBeGreaterThan(400);
+    expect(every.zones.every((z: Record<string, unknown>) => Object.keys(z).length === 6)).toBe(true);
+  });
 
   test("the Arduino clients' raw reading: one compact JSON body, no brace outside it, 200 on port 80 style GETs", async () => {
     const raw = await rawRequest(server.port, `GET /v2/get-time-zone?key=k&format=json&by=zone&zone=Europe/London&fields=dst,dstStart,dstEnd,gmtOffset HTTP/1.1\r\nHost: api.timezonedb.com\r\nConnection: close\r\n\r\n`);
@@ -163,7 +215,7 @@ echo json_encode([
 });
 
 describe("TimeZoneDB clients over HTTPS", () => {
-  test.skipIf(mirrorRepo(CPAN) === null)(`CPAN TimeZone::TimeZoneDB (Perl, LWP, https only): its host option ${mirrorRepo(CPAN) === null ? `(skipped: ${skipMessage(CPAN)})` : ""}`, async () => {
+  test.skipIf(skipWithoutMirror(CPAN))(`CPAN TimeZone::TimeZoneDB (Perl, LWP, https only): its host option${skipWithoutMirror(CPAN) ? ` (skipped: ${skipMessage(CPAN)})` : ""}`, async () => {
     const perl = requireTool("perl");
     const openssl = requireTool("openssl");
     const dir = mkdtempSync(join(tmpdir(), "zonetime-cpan-"));

@@ -1,7 +1,7 @@
 // Done-when 1, TimeZoneDB: npm `timezonedb`'s own spec suite (jdforsythe/timezonedb, its
 // mocha + sinon specs at the mirrored commit, devDependencies as its yarn.lock pins them, run
 // by Node as its `npm test` does) against our server instead of api.timezonedb.com. The npm
-// tarball leaves src/ and the specs out, so this needs the mirror and skips in CI.
+// tarball leaves src/ and the specs out, so this needs the mirror (../shared/mirrors on CI).
 //
 // The suite stubs the network with sinon. Run as written it never leaves the process, so the
 // stubs become pass-through spies and the real requests reach us. What is changed, and why:
@@ -32,10 +32,11 @@ import { join } from "node:path";
 import { startServer } from "../../../server/process/service.ts";
 import { requireTool } from "../../support/require-tool.ts";
 import { startTestServer, testConfig } from "../../support/test-server.ts";
-import { mirrorCheckout, mirrorRepo, skipMessage } from "../../support/third-party.ts";
+import { mirrorCheckout, skipMessage, skipWithoutMirror } from "../../support/third-party.ts";
 
 const REPO = "jdforsythe/timezonedb";
-const mirrored = mirrorRepo(REPO) !== null;
+/** Outside CI a machine without the mirror skips; under CI=true the suite runs and fails without it. */
+const mirrored = !skipWithoutMirror(REPO);
 
 /** [file, exact text in the spec, replacement]: each must occur exactly once. */
 function edits(port: number): [string, string, string][] {

@@ -15,7 +15,8 @@ import type { Locale, NamesTable } from "../../../names/names-table.ts";
 import { zoneStateAt } from "../../../time-object/zone-state.ts";
 import { HttpError } from "../../pipeline/http-errors.ts";
 import type { Dialect, DialectErrorContext, RouteRequest } from "../../contract.ts";
-import { firstAcceptedLanguage, LANGUAGE_TAG, xmlEscape, zonesAtPoint } from "../lookups.ts";
+import { acceptedLanguages } from "../accept-language.ts";
+import { LANGUAGE_TAG, xmlEscape, zonesAtPoint } from "../lookups.ts";
 import { degreesOf } from "../../params/point.ts";
 import { queryMap } from "../../params/query.ts";
 import { MAX_SECONDS, MIN_SECONDS } from "../../params/at-param.ts";
@@ -70,15 +71,17 @@ function cldrLocale(names: NamesTable, tag: string): Locale | null {
 }
 
 /**
- * The CLDR locale of `language`, else of Accept-Language's first tag, else English: "if a
+ * The CLDR locale of `language`, else of Accept-Language's most preferred language that CLDR has, else English: "if a
  * name is not available in the preferred language, the API uses the closest match".
  * `byHeader`: the answer depends on Accept-Language (the language named none CLDR has).
  */
 function localeOf(names: NamesTable, language: string | null, acceptLanguageHeader: () => string | null): { locale: Locale; byHeader: boolean } {
   const named = language === null ? null : cldrLocale(names, language);
   if (named !== null) return { locale: named, byHeader: false };
-  const tag = firstAcceptedLanguage(acceptLanguageHeader());
-  const locale = (tag === null ? null : cldrLocale(names, tag)) ?? cldrLocale(names, "en");
+  // The most preferred language CLDR has, by Accept-Language's quality values.
+  let locale: Locale | null = null;
+  for (const tag of acceptedLanguages(acceptLanguageHeader())) if ((locale = cldrLocale(names, tag)) !== null) break;
+  locale ??= cldrLocale(names, "en");
   if (locale === null) throw new Error("CLDR has no English names"); // names.bin always holds "en" (load-data.ts checks the table)
   return { locale, byHeader: true };
 }
@@ -116,7 +119,7 @@ export const timezone = (output: Output) => (request: RouteRequest): Response =>
   const body = output === "json"
     ? renderJson([["dstOffset", state.dstOffset], ["rawOffset", state.stdoff], ["status", "OK"], ["timeZoneId", id], ["timeZoneName", name]])
     : renderXml([["status", "OK"], ["raw_offset", state.stdoff], ["dst_offset", state.dstOffset], ["time_zone_id", id], ["time_zone_name", name]]);
-  // The query names the instant: the same URL (and, when it was read, Accept-Language's first tag) is the same answer.
+  // The query names the instant: the same URL (and, when it was read, Accept-Language's languages) is the same answer.
   return keptAnswer(request, body, TYPES[output], ALWAYS, byHeader);
 };
 

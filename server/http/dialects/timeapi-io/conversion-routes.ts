@@ -1,6 +1,7 @@
 // timeapi.io's conversions and calculations (rows in ../dialect-routes.ts):
 //
 //   POST /api/Conversion/ConvertTimeZone   {fromTimeZone, dateTime, toTimeZone, dstAmbiguity}
+//   POST /api/Conversion/Translate         {dateTime, languageCode} (translate-route.ts)
 //   GET  /api/Conversion/DayOfTheWeek/{yyyy-MM-dd}, /api/Conversion/DayOfTheYear/{yyyy-MM-dd}
 //   POST /api/Calculation/current/increment|decrement   {timeZone, timeSpan}
 //   POST /api/Calculation/custom/increment|decrement    {timeZone, dateTime, timeSpan, dstAmbiguity}
@@ -70,7 +71,7 @@ function ambiguity(body: Body): Disambiguation {
 
 interface LocalDateTime { seconds: number; micros: number }
 
-function parseLocal(text: string): LocalDateTime {
+export function parseLocal(text: string): LocalDateTime {
   const m = LOCAL.exec(text);
   if (!m) throw timeapiError("Invalid dateTime: use yyyy-MM-dd HH:mm:ss[.ffffff]");
   const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));

@@ -26,7 +26,10 @@ const CALLBACK = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/;
 export interface OutputOptions {
   format: "json" | "xml";
   callback: string | null;
+  /** The fields asked for; null: the endpoint's defaults, or every field when `everyField`. */
   fields: Set<string> | null;
+  /** `fields=all`, the vendor's word for every field of the endpoint (namnv609's clients send it). */
+  everyField: boolean;
 }
 
 export function outputOptions(query: Map<string, string | null>): OutputOptions {
@@ -35,8 +38,9 @@ export function outputOptions(query: Map<string, string | null>): OutputOptions 
   const callback = query.get("callback");
   if (callback !== undefined && callback !== "" && (callback === null || !CALLBACK.test(callback))) throw failed("Invalid callback.");
   const fieldsText = query.get("fields");
-  const fields = fieldsText ? new Set(fieldsText.split(",").map((f) => f.trim()).filter((f) => f !== "")) : null;
-  return { format, callback: callback || null, fields };
+  const everyField = fieldsText?.trim().toLowerCase() === "all";
+  const fields = fieldsText && !everyField ? new Set(fieldsText.split(",").map((f) => f.trim()).filter((f) => f !== "")) : null;
+  return { format, callback: callback || null, fields, everyField };
 }
 
 /** PHP's json_encode of a string: JSON with `/` escaped. */
@@ -61,7 +65,7 @@ export function narrow(row: Row, fields: Set<string> | null, defaults?: Set<stri
 const TYPES = { json: "application/json; charset=utf-8", xml: "text/xml; charset=utf-8", jsonp: "application/javascript; charset=utf-8" };
 
 /** A result's body and type: `row` the top-level fields, `list` an optional `zones` array of rows. */
-function rendered(options: OutputOptions, row: Row, list?: Row[]): { body: string; type: string } {
+export function rendered(options: Pick<OutputOptions, "format" | "callback">, row: Row, list?: Row[]): { body: string; type: string } {
   if (options.format === "xml") {
     const zones = list === undefined ? "" : `<zones>${list.map((z) => `<zone>${xmlFields(z)}</zone>`).join("")}</zones>`;
     return { body: `<?xml version="1.0" encoding="UTF-8"?>\n<result>${xmlFields(row)}${zones}</result>`, type: TYPES.xml };
@@ -95,7 +99,7 @@ export const TIMEZONEDB: Dialect = {
     try {
       options = { ...outputOptions(queryMap(context.query, false)), fields: null };
     } catch {
-      options = { format: "json", callback: null, fields: null };
+      options = { format: "json", callback: null, fields: null, everyField: false };
     }
     const status = error.status === 429 || error.status === 405 ? error.status : 200;
     const message = error.status === 429 ? "Rate limit exceeded. Please wait and try again." : error.message;

@@ -13,6 +13,7 @@ import { countryCode } from "../../params/country.ts";
 import { ALWAYS, type Holds } from "../../caching/cacheable-answer.ts";
 import { formatDateTime, FIRST_RFC3339_SECOND, LAST_RFC3339_SECOND } from "../../../core/time-format.ts";
 import { zoneStateAt } from "../../../time-object/zone-state.ts";
+import { instantOfLocal } from "../../../tz/local-time.ts";
 import type { ResolvedName } from "../../../tz/zone-table.ts";
 import type { ApiData } from "../../pipeline/api-data.ts";
 import type { RouteRequest } from "../../contract.ts";
@@ -30,24 +31,24 @@ const CITY_PAGE = 10;
 const UNIX = /^-?\d{1,12}$/;
 
 /** The instant asked about (`time=`, else now), and how long the URL names the same answer: for good, or for the current second. */
-function instantOf(request: RouteRequest, query: Map<string, string | null>): { at: number; holds: Holds } {
+export function instantOfTime(request: RouteRequest, query: Map<string, string | null>, refuse = failed): { at: number; holds: Holds } {
   const time = query.get("time");
   if (time === undefined || time === "") {
     const now = request.clock().seconds;
     return { at: now, holds: { always: false, second: now } };
   }
-  if (time === null || !UNIX.test(time)) throw failed("Invalid time.");
+  if (time === null || !UNIX.test(time)) throw refuse("Invalid time.");
   const seconds = Number(time);
   // Local times are printed: keep a day away from the years 0001-9999 edges.
-  if (seconds < FIRST_RFC3339_SECOND + 86400 || seconds > LAST_RFC3339_SECOND - 86400) throw failed("Invalid time.");
+  if (seconds < FIRST_RFC3339_SECOND + 86400 || seconds > LAST_RFC3339_SECOND - 86400) throw refuse("Invalid time.");
   return { at: seconds, holds: ALWAYS };
 }
 
 /** A name, else an abbreviation at that instant. */
-function zoneOrAbbreviation(data: ApiData, text: string | null | undefined): ResolvedName {
-  if (!text) throw failed("Invalid zone.");
+export function zoneOrAbbreviation(data: ApiData, text: string | null | undefined, refuse = failed): ResolvedName {
+  if (!text) throw refuse("Invalid zone.");
   const zone = zoneByName(data, text) ?? zoneOfAbbreviation(data, text);
-  if (zone === null) throw failed("Record not found.");
+  if (zone === null) throw refuse("Record not found.");
   return zone;
 }
 
@@ -105,7 +106,7 @@ export const getTimeZone = (version: ApiVersion) => (request: RouteRequest): Res
   const { data } = request;
   const query = queryMap(request.query, false);
   const options = outputOptions(query);
-  const { at, holds } = instantOf(request, query);
+  const { at, holds } = instantOfTime(request, query);
   const by = query.get("by");
   let zone: ResolvedName;
   if (by === "zone") {
@@ -176,7 +177,7 @@ export function listTimeZone(request: RouteRequest): Response {
   const { data } = request;
   const query = queryMap(request.query, false);
   const options = outputOptions(query);
-  const { at, holds } = instantOf(request, query);
+  const { at, holds } = instantOfTime(request, query);
   const code = query.get("country");
   if (code !== undefined && code !== "" && (code === null || countryCode(code) === null)) throw failed("Invalid country code.");
   const zoneText = query.get("zone");
@@ -189,22 +190,41 @@ export function listTimeZone(request: RouteRequest): Response {
     const state = zoneStateAt(data.zones, row.zone.zone, at);
     const fields: [string, Value][] = [["countryCode", row.code], ["countryName", row.name], ["zoneName", row.zone.name],
       ["gmtOffset", state.utoff], ["dst", state.isdst ? "1" : "0"], ["timestamp", at + state.utoff]];
-    list.push(fields.filter(([k]) => (options.fields ?? LIST_DEFAULT).has(k)));
+    const keep = options.everyField ? null : options.fields ?? LIST_DEFAULT;
+    list.push(keep === null ? fields : fields.filter(([k]) => keep.has(k)));
   }
   return render(request, holds, options, [["status", "OK"], ["message", ""]], list);
 }
 
+/**
+ * convert-time-zone, as the vendor's reference page shows it (from=America/Los_Angeles,
+ * to=Australia/Sydney, time=1464793200: fromTimestamp 1464793200, toTimestamp 1464854400,
+ * offset 61200) and as its clients use it (namnv609's PHP client sends "06/01/2016 03:00PM"
+ * through strtotime as the wall time in `from`): `time` is the wall clock of `from` written
+ * as unix seconds, answered unchanged as fromTimestamp; toTimestamp is the wall clock of `to`
+ * at that same instant (TimeZoneDB's timestamps are local wall times, as get-time-zone's).
+ * The offsets are those in force at the instant that wall time names in `from` (a time the
+ * clock skips or repeats is read as Temporal's "compatible" reads it).
+ */
 export function convertTimeZone(request: RouteRequest): Response {
   const { data } = request;
   const query = queryMap(request.query, false);
   const options = outputOptions(query);
-  const { at, holds } = instantOf(request, query);
+  const { at: fromWall, holds } = instantOfTime(request, query);
   const from = zoneOrAbbreviation(data, query.get("from"));
   const to = zoneOrAbbreviation(data, query.get("to"));
-  const a = zoneStateAt(data.zones, from.zone, at);
-  const b = zoneStateAt(data.zones, to.zone, at);
+  // Without `time`, now: the wall clock of `from` now.
+  const given = query.get("time") !== undefined && query.get("time") !== "";
+  const instant = given ? instantOfLocal(data.zones, from.zone, fromWall, "compatible").instant! : fromWall;
+  const a = zoneStateAt(data.zones, from.zone, instant);
+  const b = zoneStateAt(data.zones, to.zone, instant);
+  const fromTimestamp = instant + a.utoff;
+  const toTimestamp = instant + b.utoff;
+  if (!inPrintableYears(toTimestamp)) throw failed("Invalid time.");
   const row: Row = [["status", "OK"], ["message", ""], ["fromZoneName", from.name], ["fromAbbreviation", a.abbr],
-    ["fromTimestamp", at + a.utoff], ["toZoneName", to.name], ["toAbbreviation", b.abbr], ["toTimestamp", at + b.utoff],
-    ["toFormatted", formatDateTime(at + b.utoff).replace("T", " ")], ["offset", b.utoff - a.utoff]];
+    ["fromTimestamp", fromTimestamp], ["toZoneName", to.name], ["toAbbreviation", b.abbr], ["toTimestamp", toTimestamp],
+    ["toFormatted", formatDateTime(toTimestamp).replace("T", " ")], ["offset", b.utoff - a.utoff]];
   return render(request, holds, options, narrow(row, options.fields));
 }
+
+const inPrintableYears = (local: number) => local >= FIRST_RFC3339_SECOND && local <= LAST_RFC3339_SECOND;
