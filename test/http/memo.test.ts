@@ -71,7 +71,7 @@ describe("/metrics", () => {
   test("reports every store's hits, misses, evictions, entries and bytes", async () => {
     for (let i = 0; i < 3; i++) handle(new Request("http://h/ip/8.8.8.8"));
     const text = await handle(new Request("http://h/metrics")).text();
-    for (const name of Object.values(createMemos()).map((m) => m.name)) {
+    for (const name of ["routes", ...Object.values(createMemos()).map((m) => m.name)]) {
       for (const series of ["zonetime_memo_hits_total", "zonetime_memo_misses_total", "zonetime_memo_evictions_total", "zonetime_memo_entries", "zonetime_memo_bytes"]) {
         expect({ name, series, value: Number.isFinite(metric(text, series, name)) }).toEqual({ name, series, value: true });
       }
@@ -79,5 +79,6 @@ describe("/metrics", () => {
     expect(metric(text, "zonetime_memo_hits_total", "addresses")).toBeGreaterThanOrEqual(2);
     expect(metric(text, "zonetime_memo_entries", "addresses")).toBeGreaterThanOrEqual(1);
     expect(metric(text, "zonetime_memo_bytes", "addresses")).toBeGreaterThan(0);
+    expect(metric(text, "zonetime_memo_hits_total", "routes")).toBeGreaterThanOrEqual(2);
   });
 });
