@@ -137,15 +137,7 @@ describe("/changes against a brute-force diff of zdump -v output, 1800-2100", ()
   }, 300_000);
 });
 
-describe("docs/time-machine.md", () => {
-  test("every request its example block shows answers 200", async () => {
-    const doc = readFileSync(join(REPO_TZDB_DIR, "..", "..", "docs", "time-machine.md"), "utf8");
-    const block = /```http\n([\s\S]*?)```/.exec(doc)![1]!;
-    const paths = block.split("\n").filter((l) => l.startsWith("GET ")).map((l) => l.slice(4));
-    expect(paths.length).toBeGreaterThanOrEqual(10);
-    for (const path of paths) expect({ path, status: (await get(path)).status }).toEqual({ path, status: 200 });
-  }, 60_000);
-});
+// docs/time-machine.md's example requests are curl lines: test/docs/code-blocks.test.ts runs each.
 
 describe("bad input: a 4xx in the one error shape, naming the parameter", () => {
   const CASES: [string, number, RegExp][] = [
