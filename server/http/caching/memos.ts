@@ -35,8 +35,8 @@ export interface DialectAnswer {
   type: string;
   /** The unix second the answer is about, or null: the query named its instant. */
   second: number | null;
-  /** Accept-Language's first language the answer was made for (null: none); undefined: it did not read the header. */
-  acceptLanguage: string | null | undefined;
+  /** Accept-Language's languages in order of preference, as dialects/accept-language.ts keys them ("" for none); undefined: the answer did not read the header. */
+  acceptLanguage: string | undefined;
 }
 
 /** `?lang=`'s `timezone_name` tail of a time object, for the second it was made for (params/lang-param.ts). */
