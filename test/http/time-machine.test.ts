@@ -9,10 +9,9 @@ import { join } from "node:path";
 import { formatOffset } from "../../server/core/time-format.ts";
 import { parseIndex } from "../../scripts/tzdb/history/release-store.ts";
 import { REPO_TZDB_DIR } from "../support/history-table.ts";
-import { storedReleases, verboseHistories, zicRelease } from "../support/release-reference.ts";
+import { bruteWindows, iso, state, storedReleases, verboseHistories, zicRelease } from "../support/release-reference.ts";
 import { startTestServer } from "../support/test-server.ts";
 import { sourceRelease } from "../support/tzdb-reference.ts";
-import type { ClockState, ZoneHistory } from "../support/zic-reference.ts";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
@@ -25,8 +24,6 @@ const get = async (path: string, headers: Record<string, string> = {}) => {
   const text = await r.text();
   return { status: r.status, headers: r.headers, text, body: text.startsWith("{") ? JSON.parse(text) : null };
 };
-const iso = (t: number) => new Date(t * 1000).toISOString().replace(".000Z", "Z");
-const state = (s: ClockState) => ({ utc_offset: formatOffset(s.utoff), abbreviation: s.abbr, dst: s.isdst });
 
 describe("GET /tzdb", () => {
   test("every release of data/tzdb-releases, the default (data/tzdb's) first, the gaps listed", async () => {
@@ -87,22 +84,6 @@ describe("?tzdb=RELEASE answers as that release, checked against zic + zdump -v"
     expect((await get("/timezone/America/Vancouver/transitions?tzdb=2025c&from=2026-01-01T00:00:00Z", { "If-None-Match": a.headers.get("etag")! })).status).toBe(304);
   });
 });
-
-/** Windows where two histories disagree, by brute force: every instant either changes at, in order. */
-function bruteWindows(a: ZoneHistory, b: ZoneHistory, lo: number, hi: number) {
-  const at = (h: ZoneHistory, t: number) => h.transitions.filter((x) => x.at <= t).at(-1)?.state ?? h.initial;
-  const instants = [...new Set([lo, ...a.transitions.map((t) => t.at), ...b.transitions.map((t) => t.at)])].filter((t) => t >= lo && t < hi).sort((x, y) => x - y);
-  const windows: { start: string; end: string; from: object; to: object }[] = [];
-  instants.forEach((t, i) => {
-    const [sa, sb] = [state(at(a, t)), state(at(b, t))];
-    if (JSON.stringify(sa) === JSON.stringify(sb)) return;
-    const end = iso(instants[i + 1] ?? hi);
-    const last = windows.at(-1);
-    if (last && last.end === iso(t) && JSON.stringify([last.from, last.to]) === JSON.stringify([sa, sb])) last.end = end;
-    else windows.push({ start: iso(t), end, from: sa, to: sb });
-  });
-  return windows;
-}
 
 describe("/changes against a brute-force diff of zdump -v output, 1800-2100", () => {
   const LO = Date.UTC(1800, 0, 1) / 1000;

@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readStoredReleases, type StoredRelease } from "../../scripts/tzdb/history/release-store.ts";
 import { REPO_TZDB_DIR } from "./history-table.ts";
-import { requireTool, yearStart, zdumpHistories, type ZoneHistory } from "./zic-reference.ts";
+import { formatOffset } from "../../server/core/time-format.ts";
+import { requireTool, yearStart, zdumpHistories, type ClockState, type ZoneHistory } from "./zic-reference.ts";
 import { zdumpVerbose, type VerboseChange } from "./zdump-verbose.ts";
 
 let stored: StoredRelease[] | null = null;
@@ -81,4 +82,29 @@ async function dumpHistories(tzdir: string, names: string[], lo: number, hi: num
     histories.set(name, { initial: state(h.initial), transitions: h.transitions.map((t) => ({ at: t.at, state: state(t.state) })) });
   }
   return { histories, changes };
+}
+
+/** An instant as the API echoes it, and a clock state as the API's fields: what the brute-force reference compares. */
+export const iso = (t: number) => new Date(t * 1000).toISOString().replace(".000Z", "Z");
+export const state = (s: ClockState) => ({ utc_offset: formatOffset(s.utoff), abbreviation: s.abbr, dst: s.isdst });
+
+/** The windows where two histories disagree: every instant either changes at, in order. */
+export function bruteWindows(a: ZoneHistory, b: ZoneHistory, lo: number, hi: number) {
+  const instants = [...new Set([lo, ...a.transitions.map((t) => t.at), ...b.transitions.map((t) => t.at)])]
+    .filter((t) => t >= lo && t < hi).sort((x, y) => x - y);
+  const at = (h: ZoneHistory, t: number) => {
+    let s = h.initial;
+    for (const x of h.transitions) if (x.at <= t) s = x.state;
+    return s;
+  };
+  const windows: { start: string; end: string; from: object; to: object }[] = [];
+  instants.forEach((t, i) => {
+    const [sa, sb] = [state(at(a, t)), state(at(b, t))];
+    if (JSON.stringify(sa) === JSON.stringify(sb)) return;
+    const end = iso(instants[i + 1] ?? hi);
+    const last = windows.at(-1);
+    if (last && last.end === iso(t) && JSON.stringify([last.from, last.to]) === JSON.stringify([sa, sb])) last.end = end;
+    else windows.push({ start: iso(t), end, from: sa, to: sb });
+  });
+  return windows;
 }

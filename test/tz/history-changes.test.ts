@@ -9,36 +9,11 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { releaseChanges, windowEntry } from "../../server/http/time-machine/changes-answer.ts";
-import { formatOffset } from "../../server/core/time-format.ts";
 import { testHistory } from "../support/history-table.ts";
-import { removeZicRelease, storedReleases, verboseHistories, zicRelease } from "../support/release-reference.ts";
-import type { ClockState, ZoneHistory } from "../support/zic-reference.ts";
+import { bruteWindows, removeZicRelease, storedReleases, verboseHistories, zicRelease } from "../support/release-reference.ts";
 
 const LO = Date.UTC(1800, 0, 1) / 1000;
 const HI = Date.UTC(2101, 0, 1) / 1000;
-const iso = (t: number) => new Date(t * 1000).toISOString().replace(".000Z", "Z");
-const state = (s: ClockState) => ({ utc_offset: formatOffset(s.utoff), abbreviation: s.abbr, dst: s.isdst });
-
-/** The windows where two histories disagree: every instant either changes at, in order. */
-export function bruteWindows(a: ZoneHistory, b: ZoneHistory, lo: number, hi: number) {
-  const instants = [...new Set([lo, ...a.transitions.map((t) => t.at), ...b.transitions.map((t) => t.at)])]
-    .filter((t) => t >= lo && t < hi).sort((x, y) => x - y);
-  const at = (h: ZoneHistory, t: number) => {
-    let s = h.initial;
-    for (const x of h.transitions) if (x.at <= t) s = x.state;
-    return s;
-  };
-  const windows: { start: string; end: string; from: object; to: object }[] = [];
-  instants.forEach((t, i) => {
-    const [sa, sb] = [state(at(a, t)), state(at(b, t))];
-    if (JSON.stringify(sa) === JSON.stringify(sb)) return;
-    const end = iso(instants[i + 1] ?? hi);
-    const last = windows.at(-1);
-    if (last && last.end === iso(t) && JSON.stringify([last.from, last.to]) === JSON.stringify([sa, sb])) last.end = end;
-    else windows.push({ start: iso(t), end, from: sa, to: sb });
-  });
-  return windows;
-}
 
 describe("release changes against zdump -v, every consecutive pair", () => {
   test("every pair, every name: identical windows", async () => {
