@@ -5,7 +5,7 @@
 // by q-values, is tested on chooseSiteEncoding.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
@@ -40,6 +40,9 @@ describe("precompressed site files", () => {
       expect(plain.r.status).toBe(200);
       expect(plain.r.headers.get("content-encoding")).toBeNull();
       expect(plain.r.headers.get("vary")).toBe("Accept-Encoding");
+      // The file as the build wrote it (a worker holds it only compressed: static-site.ts).
+      const file = join(siteDir, path.endsWith("/") ? `${path}index.html` : path);
+      expect({ path, same: Buffer.from(plain.body).equals(readFileSync(file)) }).toEqual({ path, same: true });
       const br = await raw(path, "br, gzip");
       expect({ path, coding: br.r.headers.get("content-encoding") }).toEqual({ path, coding: "br" });
       expect(Buffer.from(brotliDecompressSync(br.body)).equals(Buffer.from(plain.body))).toBe(true);
