@@ -1,0 +1,106 @@
+// Device strings for any instant at the price of a binary search (issue 30: a /device list
+// for an arbitrary `?at=` walked every zone's rules, 2-30 ms a list).
+//
+// A zone's answer (posix_tz, valid_until) is constant over long stretches of time: its LMT
+// centuries, each DST season of a year, everything after its footer holds. DeviceStrings.steady()
+// gives the answer at an instant and the stretch after it over which it holds; this keeps
+// those stretches per zone, sorted, so that any later instant inside one is answered from
+// it. Stretches are found as instants are asked (a stretch opens at its table period's start
+// when that one reaches the instant asked, so one question covers the period), and kept for
+// the life of the loaded table, within a bound. A stretch whose answer is worked out for each
+// instant (one year's rules put just before it: a new string every hour) is kept as such,
+// so only those few zones compute, as they always did.
+
+import { SECONDS_PER_DAY, daysFromCivil } from "../core/calendar.ts";
+import type { ZoneTable } from "../tz/zone-table.ts";
+import { deviceStringsOf, type DeviceStrings, type DeviceTz } from "./device-tz.ts";
+
+/** 0001-01-01T00:00:00Z: no instant asked is earlier. */
+const FIRST_INSTANT = daysFromCivil(1, 1, 1) * SECONDS_PER_DAY;
+/** Stretches kept per table (about 100 bytes each); past it they are dropped and found again. 2026f has about 130,000 in all. */
+const MAX_STRETCHES = 200_000;
+
+interface Stretch {
+  from: number;
+  /** Exclusive. */
+  until: number;
+  /** The answer throughout, or null: worked out for each instant. */
+  tz: DeviceTz | null;
+}
+
+export class DeviceIntervals {
+  /** Per zone, disjoint stretches sorted by `from`. */
+  private readonly stretches = new Map<number, Stretch[]>();
+  private count = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(private readonly table: ZoneTable, private readonly strings: DeviceStrings) {}
+
+  /** The device string for `zone` at unix second `at` (an integer): what DeviceStrings.at() answers, from a kept stretch when one holds it. */
+  at(zone: number, at: number): DeviceTz {
+    let list = this.stretches.get(zone);
+    if (list === undefined) this.stretches.set(zone, (list = []));
+    const i = lastFromAtOrBefore(list, at);
+    const found = i >= 0 && at < list[i]!.until ? list[i]! : null;
+    if (found !== null) {
+      this.hits++;
+      return found.tz ?? this.strings.at(zone, at);
+    }
+    this.misses++;
+    return this.find(zone, at, list, i);
+  }
+
+  /** Works out the stretch holding `at`, keeps it (clipped to its neighbours) and answers from it. */
+  private find(zone: number, at: number, list: Stretch[], before: number): DeviceTz {
+    // From the start of the table's period, one answer often covers the whole period (the LMT centuries).
+    const periodStart = Math.max(FIRST_INSTANT, this.table.findPeriod(zone, at).start);
+    let from = periodStart;
+    let steady = periodStart < at ? this.strings.steady(zone, periodStart) : null;
+    if (steady === null || steady.stretchUntil <= at) {
+      from = at;
+      steady = this.strings.steady(zone, at);
+    }
+    const tz = steady.perInstant ? null : steady.tz;
+    const stretch: Stretch = {
+      from: Math.max(from, before >= 0 ? list[before]!.until : -Infinity),
+      until: Math.min(steady.stretchUntil, before + 1 < list.length ? list[before + 1]!.from : Infinity),
+      tz,
+    };
+    if (this.count >= MAX_STRETCHES) this.clear();
+    const index = lastFromAtOrBefore(list, stretch.from) + 1;
+    list.splice(index, 0, stretch);
+    this.count++;
+    return tz ?? (from === at ? steady.tz : this.strings.at(zone, at));
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  private clear(): void {
+    for (const list of this.stretches.values()) list.length = 0;
+    this.count = 0;
+  }
+}
+
+/** The index of the last stretch starting at or before `t`, or -1. */
+function lastFromAtOrBefore(list: Stretch[], t: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.from <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+const byTable = new WeakMap<ZoneTable, DeviceIntervals>();
+
+/** The kept stretches of a loaded table (they live and die with it). */
+export function deviceIntervalsOf(table: ZoneTable): DeviceIntervals {
+  let intervals = byTable.get(table);
+  if (intervals === undefined) byTable.set(table, (intervals = new DeviceIntervals(table, deviceStringsOf(table))));
+  return intervals;
+}
