@@ -13,7 +13,7 @@
 
 import { SECONDS_PER_DAY, daysFromCivil } from "../core/calendar.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
-import { deviceStringsOf, type DeviceStrings, type DeviceTz } from "./device-tz.ts";
+import { deviceStringsOf, type DeviceStrings, type DeviceTz, type SteadyDeviceTz } from "./device-tz.ts";
 
 /** 0001-01-01T00:00:00Z: no instant asked is earlier. */
 const FIRST_INSTANT = daysFromCivil(1, 1, 1) * SECONDS_PER_DAY;
@@ -42,36 +42,33 @@ export class DeviceIntervals {
     let list = this.stretches.get(zone);
     if (list === undefined) this.stretches.set(zone, (list = []));
     const i = lastFromAtOrBefore(list, at);
-    const found = i >= 0 && at < list[i]!.until ? list[i]! : null;
-    if (found !== null) {
+    if (i >= 0 && at < list[i]!.until) {
       this.hits++;
-      return found.tz ?? this.strings.at(zone, at);
+      return list[i]!.tz ?? this.strings.at(zone, at);
     }
     this.misses++;
-    return this.find(zone, at, list, i);
+    // From the start of the table's period first: one answer often covers the whole period (the LMT centuries).
+    const periodStart = Math.max(FIRST_INSTANT, this.table.findPeriod(zone, at).start);
+    if (periodStart < at) {
+      const stretch = this.keep(list, periodStart, this.strings.steady(zone, periodStart));
+      if (stretch.until > at) return stretch.tz ?? this.strings.at(zone, at);
+    }
+    const steady = this.strings.steady(zone, at);
+    this.keep(list, at, steady);
+    return steady.tz;
   }
 
-  /** Works out the stretch holding `at`, keeps it (clipped to its neighbours) and answers from it. */
-  private find(zone: number, at: number, list: Stretch[], before: number): DeviceTz {
-    // From the start of the table's period, one answer often covers the whole period (the LMT centuries).
-    const periodStart = Math.max(FIRST_INSTANT, this.table.findPeriod(zone, at).start);
-    let from = periodStart;
-    let steady = periodStart < at ? this.strings.steady(zone, periodStart) : null;
-    if (steady === null || steady.stretchUntil <= at) {
-      from = at;
-      steady = this.strings.steady(zone, at);
-    }
-    const tz = steady.perInstant ? null : steady.tz;
-    const stretch: Stretch = {
-      from: Math.max(from, before >= 0 ? list[before]!.until : -Infinity),
-      until: Math.min(steady.stretchUntil, before + 1 < list.length ? list[before + 1]!.from : Infinity),
-      tz,
-    };
+  /** Keeps the stretch `steady` found from `from` (clipped to the kept stretches around it), and returns it unclipped. */
+  private keep(list: Stretch[], from: number, steady: SteadyDeviceTz): Stretch {
+    const stretch: Stretch = { from, until: steady.stretchUntil, tz: steady.perInstant ? null : steady.tz };
     if (this.count >= MAX_STRETCHES) this.clear();
-    const index = lastFromAtOrBefore(list, stretch.from) + 1;
-    list.splice(index, 0, stretch);
-    this.count++;
-    return tz ?? (from === at ? steady.tz : this.strings.at(zone, at));
+    const i = lastFromAtOrBefore(list, from);
+    const clipped = { ...stretch, from: Math.max(from, i >= 0 ? list[i]!.until : -Infinity), until: Math.min(stretch.until, i + 1 < list.length ? list[i + 1]!.from : Infinity) };
+    if (clipped.from < clipped.until) {
+      list.splice(i + 1, 0, clipped);
+      this.count++;
+    }
+    return stretch;
   }
 
   get size(): number {
