@@ -28,12 +28,18 @@ interface Stretch {
   tz: DeviceTz | null;
 }
 
+/** Bytes a kept stretch holds by estimate (its record, its slot in the zone's array); its answer is shared with the strings' own. */
+const STRETCH_BYTES = 100;
+
 export class DeviceIntervals {
+  /** In /metrics with the memo stores (zonetime_memo_*{memo="device_stretches"}). */
+  readonly name = "device_stretches";
   /** Per zone, disjoint stretches sorted by `from`. */
   private readonly stretches = new Map<number, Stretch[]>();
   private count = 0;
   hits = 0;
   misses = 0;
+  evictions = 0;
 
   constructor(private readonly table: ZoneTable, private readonly strings: DeviceStrings) {}
 
@@ -75,7 +81,12 @@ export class DeviceIntervals {
     return this.count;
   }
 
+  stats(): { hits: number; misses: number; evictions: number; entries: number; bytes: number } {
+    return { hits: this.hits, misses: this.misses, evictions: this.evictions, entries: this.count, bytes: this.count * STRETCH_BYTES };
+  }
+
   private clear(): void {
+    this.evictions += this.count;
     for (const list of this.stretches.values()) list.length = 0;
     this.count = 0;
   }
