@@ -15,7 +15,7 @@ import type { LocalTimeType } from "../formats/zone-model.ts";
 import type { ZoneTable } from "../tz/zone-table.ts";
 import { clockChanges } from "../tz/zone-transitions.ts";
 import {
-  formatPosixTz, parsePosixTz, UnsafePosixTz, type ClockReading, type PosixTz, type RuleTime,
+  formatPosixTz, parsePosixTz, ruleInstants, UnsafePosixTz, type ClockReading, type PosixTz, type RuleTime,
 } from "./posix-tz.ts";
 import { END_OF_DATA, firstMismatch } from "./string-check.ts";
 
@@ -93,6 +93,32 @@ function shiftedFooter(footer: string): PosixTz | null {
 interface Candidate {
   tz: PosixTz;
   text: string;
+  /** One year's rules put just before `at`: a new string each hour of `at`. */
+  hourly?: boolean;
+}
+
+/** What the answer at `at` depends on: the first instant after it where it may change (below). */
+interface Span {
+  /** Where any input but the hour of `at` may change. */
+  until: number;
+  /** Where the hourly candidates may change (Infinity: none was tried). */
+  hourly: number;
+  /** Whether the candidates were chosen by the hour of `at` (one year's rules put just before it). */
+  byHour: boolean;
+}
+
+/** The device string at `at`, and where it may change (device-intervals.ts walks a zone's whole range with these). */
+export interface SteadyDeviceTz {
+  tz: DeviceTz;
+  /** Every second in [at, until) has this same answer. */
+  until: number;
+  /**
+   * Every second in [at, stretchUntil) has an answer of this one's kind: this same answer
+   * (perInstant false), or one worked out for each instant (perInstant true: one year's rules
+   * put just before the instant, a new string each hour; or no form right, due at once).
+   */
+  perInstant: boolean;
+  stretchUntil: number;
 }
 
 /** Per zone: the instant from which zic's footer is right for good on device libcs (Infinity: never, or unsafe). */
@@ -103,23 +129,53 @@ export class DeviceStrings {
 
   constructor(private readonly table: ZoneTable) {}
 
+  /**
+   * Checks every zone's footer now, at data load: each check walks 400 years of its rules
+   * (0.1-1 ms), which the first /device list after a load would otherwise pay for all zones at once.
+   */
+  prepare(): void {
+    for (const name of this.table.names) {
+      const zone = this.table.resolve(name)!.zone;
+      const footer = this.footer(zone);
+      if (footer !== null) this.footerRightFrom(zone, footer);
+    }
+  }
+
   /** The device string for `zone` at unix second `at`. */
   at(zone: number, at: number): DeviceTz {
+    return this.steady(zone, at).tz;
+  }
+
+  /**
+   * The device string for `zone` at unix second `at`, and how long it holds. The answer
+   * depends on `at` only through the table's period, the changes of the year ahead, each
+   * candidate's first mismatch from `at` and, for one year's rules put just before `at`,
+   * the hour; the bounds are the first instants any of these can move. They may split a
+   * stretch of equal answers, never join two different ones.
+   */
+  steady(zone: number, at: number): SteadyDeviceTz {
     const footer = this.footer(zone);
-    if (footer !== null && at >= this.footerRightFrom(zone, footer)) return { posixTz: footer.text, validUntil: null };
+    const footerFrom = footer === null ? Infinity : this.footerRightFrom(zone, footer);
+    if (at >= footerFrom) return { tz: { posixTz: footer!.text, validUntil: null }, until: Infinity, perInstant: false, stretchUntil: Infinity };
+    const span: Span = { until: footerFrom, hourly: Infinity, byHour: false };
     let best: { candidate: Candidate; until: number } | null = null;
     const horizon = Math.min(END_OF_DATA, Math.max(at, this.periodicFrom(zone)) + CYCLE);
-    for (const candidate of this.candidates(zone, at, footer)) {
+    for (const candidate of this.candidates(zone, at, footer, span)) {
       const until = firstMismatch(this.table, zone, candidate.tz, at, horizon) ?? Infinity;
+      // Right from `at`: right, with the same first mismatch, up to it. Wrong: until it can show the table's reading.
+      const holds = until > at ? until : wrongUntil(candidate.tz, at, reading(this.table.findPeriod(zone, at).type));
+      if (candidate.hourly) span.hourly = Math.min(span.hourly, holds);
+      else span.until = Math.min(span.until, holds);
       if (until > at && (best === null || until > best.until)) best = { candidate, until };
       if (until === Infinity) break;
     }
     if (best === null) {
       // No form is right even now (no 2026f zone needs this): the fixed reading, due at once.
       const now = reading(this.table.findPeriod(zone, at).type);
-      return { posixTz: formatPosixTz({ std: { ...now, isdst: false }, dst: null, start: null, end: null }), validUntil: at };
+      return { tz: { posixTz: formatPosixTz({ std: { ...now, isdst: false }, dst: null, start: null, end: null }), validUntil: at }, until: at + 1, perInstant: true, stretchUntil: span.until };
     }
-    return { posixTz: best.candidate.text, validUntil: best.until === Infinity || best.until >= END_OF_DATA ? null : best.until };
+    const tz = { posixTz: best.candidate.text, validUntil: best.until === Infinity || best.until >= END_OF_DATA ? null : best.until };
+    return { tz, until: Math.min(span.until, span.hourly), perInstant: span.byHour, stretchUntil: span.byHour ? span.until : Math.min(span.until, span.hourly) };
   }
 
   /** The footer as a safe string, or null when zic writes none or it uses a form some libc misreads. */
@@ -158,7 +214,8 @@ export class DeviceStrings {
     return from;
   }
 
-  private *candidates(zone: number, at: number, footer: Candidate | null): Generator<Candidate> {
+  /** `span` is lowered to the first instants after `at` where the candidates may differ. */
+  private *candidates(zone: number, at: number, footer: Candidate | null, span: Span): Generator<Candidate> {
     const make = (tz: PosixTz): Candidate | null => {
       const text = formatPosixTz(tz);
       try {
@@ -169,6 +226,7 @@ export class DeviceStrings {
       }
     };
     const now = this.table.findPeriod(zone, at);
+    span.until = Math.min(span.until, now.end);
     const here = reading(now.type);
     if (footer !== null) yield footer;
     if (!here.isdst) yield* present(make({ std: here, dst: null, start: null, end: null }));
@@ -179,6 +237,9 @@ export class DeviceStrings {
     let toDst: number | null = null;
     let toStd: number | null = null;
     let before = here;
+    // The year ahead takes in its next change (or stops at the end of the data) a second after `at` reaches a year before it.
+    const entering = at + YEAR < END_OF_DATA ? clockChanges(this.table, zone, at + YEAR, END_OF_DATA, 1).changes[0] : undefined;
+    span.until = Math.min(span.until, entering === undefined ? Infinity : entering.at - YEAR + 1, at + YEAR < END_OF_DATA ? END_OF_DATA - YEAR + 1 : Infinity);
     for (const change of clockChanges(this.table, zone, at + 1, Math.min(END_OF_DATA, at + YEAR), 8).changes) {
       const after = reading(change.after);
       const slot = after.isdst ? dst : std;
@@ -205,17 +266,39 @@ export class DeviceStrings {
 
     // One year's rules: the next change into each clock; one not coming within the year is
     // put just before `at`, so the string holds until that day comes round again.
-    const floors = (utoff: number) => [Math.floor((at + utoff) / DAY) * DAY - utoff, Math.floor((at + utoff) / HOUR) * HOUR - utoff];
+    const floors = (utoff: number) => {
+      span.byHour = true;
+      span.hourly = Math.min(span.hourly, (Math.floor((at + utoff) / HOUR) + 1) * HOUR - utoff); // the next hour: other floors
+      return [Math.floor((at + utoff) / DAY) * DAY - utoff, Math.floor((at + utoff) / HOUR) * HOUR - utoff];
+    };
     const starts = toDst !== null ? [toDst] : here.isdst ? floors(std.utoff) : [];
     for (const start of starts) {
       const ends = toStd !== null ? [toStd] : !here.isdst ? floors(dst.utoff) : [start - 1];
       for (const end of ends) {
         const startRule = julianRule(start, std.utoff);
         const endRule = julianRule(end, dst.utoff);
-        if (startRule && endRule) yield* present(make({ std, dst, start: startRule, end: endRule }));
+        const candidate = startRule && endRule ? make({ std, dst, start: startRule, end: endRule }) : null;
+        if (candidate !== null) yield { ...candidate, hourly: toDst === null || toStd === null };
       }
     }
   }
+}
+
+/**
+ * For a string wrong at `at` while the table shows `truth`: the first instant after `at`
+ * where it may be right again before the table changes. Only at the next second when `at`
+ * opens a UTC year (musl's reading of that one second), else where its reading changes to
+ * `truth`: never, if neither of its clocks is `truth`.
+ */
+function wrongUntil(tz: PosixTz, at: number, truth: ClockReading): number {
+  const year = yearOfUnixSeconds(at);
+  if (at === daysFromCivil(year, 1, 1) * DAY) return at + 1;
+  if (!same(tz.std, truth) && (tz.dst === null || !same(tz.dst, truth))) return Infinity;
+  let next = daysFromCivil(year + 1, 1, 1) * DAY;
+  if (tz.dst === null) return next;
+  const { start, end } = ruleInstants(tz, year);
+  for (const p of [start, end]) if (p > at && p < next) next = p;
+  return next;
 }
 
 function* present<T>(value: T | null): Generator<T> {

@@ -19,6 +19,7 @@ import { NamesTable } from "../names/names-table.ts";
 import { readTableSet, type TableSet } from "./table-set.ts";
 import { HISTORY_FILE } from "../formats/history-format.ts";
 import { TzdbHistory } from "../tz/tzdb-history.ts";
+import { deviceStringsOf } from "../device/device-tz.ts";
 
 /** The tables of a checked set, decoded (the set's sealed bytes, no copy). */
 export function decodeTables({ manifest, tables }: TableSet): Tables {
@@ -45,5 +46,7 @@ export function decodeTables({ manifest, tables }: TableSet): Tables {
 
 /** The set DATA_DIR's manifest names, in this process's own sealed memory. */
 export async function loadData(dataDir: string): Promise<Tables> {
-  return decodeTables(await readTableSet(dataDir));
+  const tables = decodeTables(await readTableSet(dataDir));
+  deviceStringsOf(tables.zones).prepare(); // off the request path: the first /device list would pay it
+  return tables;
 }

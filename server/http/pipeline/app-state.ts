@@ -1,5 +1,6 @@
 // One serving process's AppState (contract.ts), made from its tables, clock and configuration.
 
+import { deviceIntervalsOf } from "../../device/device-intervals.ts";
 import type { Clock } from "../../core/clock.ts";
 import { ClockCheck } from "../../ops/clock-check.ts";
 import { Metrics } from "../../ops/metrics.ts";
@@ -34,5 +35,6 @@ export function createAppState(tables: Tables, clock: Clock, config: HttpConfig,
     instanceMetrics: null,
   };
   metrics.memoSources.push(() => Object.values(state.data.memos));
+  metrics.memoSources.push(() => [deviceIntervalsOf(state.data.zones)]); // the device strings kept per stretch (device/device-intervals.ts)
   return state;
 }

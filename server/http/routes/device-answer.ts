@@ -4,7 +4,8 @@
 // it stops being right (null: never, on these rules) and when to ask again.
 
 import { LAST_RFC3339_SECOND } from "../../core/time-format.ts";
-import { deviceStringsOf, refreshAfter } from "../../device/device-tz.ts";
+import { refreshAfter } from "../../device/device-tz.ts";
+import { deviceIntervalsOf } from "../../device/device-intervals.ts";
 import type { ResolvedName, ZoneTable } from "../../tz/zone-table.ts";
 import type { Profile } from "../../time-object/time-object.ts";
 import { formatUtc, textLines } from "./transitions-answer.ts";
@@ -28,7 +29,7 @@ export interface DeviceTzState {
 
 /** The device string of `name` at unix second `at`. */
 export function deviceTz(zones: ZoneTable, name: ResolvedName, at: number, profile: Profile): DeviceTzState {
-  const { posixTz, validUntil } = deviceStringsOf(zones).at(name.zone, Math.floor(at));
+  const { posixTz, validUntil } = deviceIntervalsOf(zones).at(name.zone, Math.floor(at));
   const refresh = Math.min(LAST_RFC3339_SECOND, refreshAfter(Math.floor(at), validUntil));
   return {
     answer: { posix_tz: posixTz, valid_until: validUntil === null ? null : formatUtc(validUntil, profile), refresh_after: formatUtc(refresh, profile) },

@@ -38,10 +38,12 @@ export function device(request: RouteRequest): Response {
 }
 
 /**
- * What a list built for an `?at=` costs the budget, whatever its size: building one walks
- * every zone's rules (about 24 time objects' work: 1.6k lists a second against 39k time
- * objects), and each new instant is a new build. A list for now is built once per period
- * (below) and then costs what its body does, like any cached answer.
+ * What a list built for an `?at=` costs the budget, whatever its size. Each zone answers
+ * from the stretches its worker has kept (device/device-intervals.ts: a binary search, about
+ * 20 time objects a list with the body), but an instant no kept stretch holds still walks
+ * that zone's rules: a fresh worker's lists for random 1900-2000 instants cost about 100
+ * time objects each (`bun scripts/bench/answer-prices.ts`), so the price stays. A list for
+ * now is built once per period (below) and then costs what its body does, like any cached answer.
  */
 export const DEVICE_LIST_BUILD_COST = 25;
 
