@@ -16,6 +16,7 @@ import { ROOT } from "../paths.ts";
 import { writeAtomically } from "../write-atomically.ts";
 import { zonePagesData } from "./zone-pages-data.ts";
 import { publishZoneMap } from "./publish-zone-map.ts";
+import { apiExamples } from "./api-examples.ts";
 
 export const SITE_DATA_DIR = "site-data";
 export const OPENAPI_SOURCE = join(ROOT, "server", "http", "openapi.json");
@@ -44,6 +45,7 @@ export async function publishSiteData(dataDir: string): Promise<void> {
     };
   });
   writeAtomically(join(out, "examples.json"), JSON.stringify(examples, null, 2));
+  writeAtomically(join(out, "api-examples.json"), JSON.stringify(await apiExamples(dataDir), null, 2));
   writeAtomically(join(out, "next-changes.json"), JSON.stringify(nextChanges(zones, Math.floor(Date.now() / 1000))));
   writeAtomically(join(out, "zone-pages.json"), JSON.stringify(zonePagesData(zones, Math.floor(Date.now() / 1000))));
   await publishZoneMap(dataDir, out);

@@ -21,6 +21,8 @@ export const manifest = read<Manifest>("manifest.json");
 export const openapi = read<any>("openapi.json");
 export const names = read<string[]>("names.json");
 export const examples = read<{ request: string; body: string }[]>("examples.json");
+/** Per operationId, one request and the answer the real handler gave it at build (scripts/site/api-examples.ts). */
+export const apiExamples = read<Record<string, { request: string; status: number; contentType: string; answer: string; lines: number; live: string[] | "metric-names" }>>("api-examples.json");
 
 export interface NextChange {
   unixtime: number;
