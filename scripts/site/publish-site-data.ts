@@ -54,14 +54,15 @@ export async function publishSiteData(dataDir: string): Promise<void> {
 /** Clock changes a page may show as "next": two years from the build, at most four per name (the page picks the first still ahead). */
 const NEXT_CHANGES_YEARS = 2;
 
-type NextChange = { unixtime: number; utc_offset: string; abbreviation: string; dst: boolean };
+type NextChange = { unixtime: number; utc_offset: string; abbreviation: string; dst: boolean; utc_offset_before: string };
 
 function nextChanges(zones: ZoneTable, from: number): Record<string, NextChange[]> {
   const out: Record<string, NextChange[]> = {};
   for (const name of zones.names) {
     const zone = zones.resolve(name)!.zone;
     out[name] = clockChanges(zones, zone, from, from + NEXT_CHANGES_YEARS * 366 * 86400, 4).changes
-      .map((c) => ({ unixtime: c.at, utc_offset: formatOffset(c.after.utoff), abbreviation: c.after.abbr, dst: c.after.isdst }));
+      // The offset before too: the page says the change in the words of the wall clock (01:00 -> 02:00).
+      .map((c) => ({ unixtime: c.at, utc_offset: formatOffset(c.after.utoff), abbreviation: c.after.abbr, dst: c.after.isdst, utc_offset_before: formatOffset(c.before.utoff) }));
   }
   return out;
 }

@@ -29,6 +29,7 @@ export interface NextChange {
   utc_offset: string;
   abbreviation: string;
   dst: boolean;
+  utc_offset_before: string;
 }
 /** Per name, its clock changes in the two years after the build, earliest first. */
 export const nextChanges = read<Record<string, NextChange[]>>("next-changes.json");
