@@ -1,6 +1,7 @@
 // The zones as keyboard stops: the map is one Tab stop (a roving tabindex: one zone at a time
 // has tabindex 0), the arrows move to the nearest zone in that direction, Home to the first,
-// Enter or Space asks for the zone's time, as a click does. Each zone's accessible name is
+// Enter or Space asks for the zone's time, as a click does; keyboard focus brings the zone into
+// view and shows its tip. Each zone's accessible name is
 // its name, offset and local time, renewed when it takes focus so the time read out is now.
 
 export interface KeyZone {
@@ -46,7 +47,8 @@ export function attachZoneKeys(svg: SVGSVGElement, zones: KeyZone[], name: (z: K
     if (!z) return;
     if (z !== current) move(z);
     z.element.setAttribute("aria-label", name(z));
-    onFocus(z);
+    // A zone pressed with the mouse takes focus too; only the keyboard's focus moves the view.
+    if (z.element.matches(":focus-visible")) onFocus(z);
   });
   svg.addEventListener("keydown", (e) => {
     const z = byElement.get(e.target as SVGElement);

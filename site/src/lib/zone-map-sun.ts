@@ -25,8 +25,12 @@ export function nightRing(ms: number, step = 2): [number, number][] {
     const lat = Math.atan(-Math.cos((lon - sun.lon) * RAD) / tanDec) / RAD;
     ring.push([lon, lat]);
   }
-  // The pole the sun cannot see: south in the northern summer.
+  // Then along the map's edge to the pole the sun cannot see (south in the northern summer),
+  // across it, and back down the other edge: point by point, since the edge is curved once
+  // projected and a straight chord would cut the corners off the night side.
   const darkPole = sun.lat > 0 ? -90 : 90;
-  ring.push([180, darkPole], [-180, darkPole], ring[0]!);
+  const east = ring[ring.length - 1]![1], west = ring[0]![1];
+  for (let i = 1; i <= 45; i++) ring.push([180, east + ((darkPole - east) * i) / 45]);
+  for (let i = 0; i <= 45; i++) ring.push([-180, darkPole + ((west - darkPole) * i) / 45]);
   return ring;
 }
