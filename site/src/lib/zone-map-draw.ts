@@ -50,11 +50,11 @@ export async function startZoneMap(root: HTMLElement): Promise<void> {
   const frame = root.querySelector<HTMLElement>(".frame")!;
   const tip = root.querySelector<HTMLElement>(".tip")!;
   const answer = root.querySelector<HTMLElement>("#map-answer")!;
-  const form = root.querySelector<HTMLFormElement>("#map-form")!;
-  const lat = root.querySelector<HTMLInputElement>("#map-lat")!;
-  const lng = root.querySelector<HTMLInputElement>("#map-lng")!;
-  const placeForm = root.querySelector<HTMLFormElement>("#map-place-form")!;
-  const place = root.querySelector<HTMLInputElement>("#map-place")!;
+  const form = root.querySelector<HTMLFormElement>("#map-form");
+  const lat = root.querySelector<HTMLInputElement>("#map-lat");
+  const lng = root.querySelector<HTMLInputElement>("#map-lng");
+  const placeForm = root.querySelector<HTMLFormElement>("#map-place-form");
+  const place = root.querySelector<HTMLInputElement>("#map-place");
   const [topology, states] = await Promise.all([
     fetch("/zone-map.json").then((r) => r.json()),
     fetch("/zone-offsets.json").then((r) => r.json() as Promise<States>),
@@ -263,34 +263,37 @@ export async function startZoneMap(root: HTMLElement): Promise<void> {
     tip.hidden = true;
   });
 
-  form.addEventListener("submit", (e) => {
-    e.preventDefault();
-    const la = Number(lat.value.trim()), lo = Number(lng.value.trim());
-    if (!Number.isFinite(la) || !Number.isFinite(lo) || lat.value.trim() === "" || lng.value.trim() === "") {
-      answer.textContent = "Give a latitude (-90..90) and a longitude (-180..180) as decimal degrees.";
-      return;
-    }
-    void ask(la, lo);
-  });
-  // A place's name: the best /places match, then the same question as a click at its point
-  // (so the exact polygon decides, as it did when the build gave the place its zone).
-  placeForm.addEventListener("submit", (e) => {
-    e.preventDefault();
-    const q = place.value.trim();
-    if (q === "") return;
-    answer.textContent = `Looking for ${q}…`;
-    void fetch(`/places?q=${encodeURIComponent(q)}&limit=1`)
-      .then((r) => (r.ok ? (r.json() as Promise<{ latitude: number; longitude: number }[]>) : []))
-      .then((found) => {
-        if (found.length === 0) {
-          answer.textContent = `No place called ${q} is known here.`;
-          return;
-        }
-        lat.value = String(found[0].latitude);
-        lng.value = String(found[0].longitude);
-        void ask(found[0].latitude, found[0].longitude);
-      }, () => (answer.textContent = "The place search did not answer; try again."));
-  });
+  // The forms under the map, where the page has them (the home page has its own).
+  if (form && lat && lng && placeForm && place) {
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const la = Number(lat.value.trim()), lo = Number(lng.value.trim());
+      if (!Number.isFinite(la) || !Number.isFinite(lo) || lat.value.trim() === "" || lng.value.trim() === "") {
+        answer.textContent = "Give a latitude (-90..90) and a longitude (-180..180) as decimal degrees.";
+        return;
+      }
+      void ask(la, lo);
+    });
+    // A place's name: the best /places match, then the same question as a click at its point
+    // (so the exact polygon decides, as it did when the build gave the place its zone).
+    placeForm.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const q = place.value.trim();
+      if (q === "") return;
+      answer.textContent = `Looking for ${q}…`;
+      void fetch(`/places?q=${encodeURIComponent(q)}&limit=1`)
+        .then((r) => (r.ok ? (r.json() as Promise<{ latitude: number; longitude: number }[]>) : []))
+        .then((found) => {
+          if (found.length === 0) {
+            answer.textContent = `No place called ${q} is known here.`;
+            return;
+          }
+          lat.value = String(found[0].latitude);
+          lng.value = String(found[0].longitude);
+          void ask(found[0].latitude, found[0].longitude);
+        }, () => (answer.textContent = "The place search did not answer; try again."));
+    });
+  }
   // For tests and tools: where a point is drawn, in client pixels.
   (root as HTMLElement & { project?: unknown }).project = (lon: number, latitude: number) => {
     const p = project(lon, latitude);
