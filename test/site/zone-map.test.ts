@@ -253,7 +253,7 @@ describe("accessibility and layout (Lighthouse-style checks we can run here)", (
       // (each a named button, test/site/map-controls.test.ts).
       const unlabelledSvgs = await page.$$eval("main svg", (els: any[]) => els.filter((e) => {
         const role = e.getAttribute("role");
-        return !((role === "img" || role === "group") && e.getAttribute("aria-label")) && e.getAttribute("aria-hidden") !== "true";
+        return role !== "img" && !(role === "group" && e.getAttribute("aria-label")) && e.getAttribute("aria-hidden") !== "true";
       }).length);
       expect({ path, unlabelledSvgs }).toEqual({ path, unlabelledSvgs: 0 });
     }
