@@ -21,7 +21,8 @@ let pages: string[];
 beforeAll(async () => {
   session = await startSiteSession();
   ({ base, browser, pages } = session);
-}, 120_000);
+  // As the other site suites: run alone, this builds the test data and the site (about 2 min on a loaded machine).
+}, 180_000);
 afterAll(() => session?.close());
 
 const visit = (context: BrowserContext, path: string) => visitAt(context, base, path);
