@@ -72,7 +72,7 @@ describe("zoom and pan", () => {
     await page.locator("#zone-map svg").scrollIntoViewIfNeeded();
     const [x, y] = await at(page, 78.9, 22.5); // central India
     const cdp = await page.context().newCDPSession(page);
-    const touch = (type: string, points: [number, number][]) =>
+    const touch = (type: "touchStart" | "touchMove" | "touchEnd", points: [number, number][]) =>
       cdp.send("Input.dispatchTouchEvent", { type, touchPoints: points.map(([px, py], id) => ({ x: px, y: py, id })) });
     await touch("touchStart", [[x - 10, y], [x + 10, y]]);
     for (let d = 10; d <= 60; d += 10) await touch("touchMove", [[x - d, y], [x + d, y]]);
@@ -239,7 +239,7 @@ describe("what the map shows", () => {
     for (const c of checks) {
       const [x, y] = await at(page, c.lon, c.lat);
       const inNight = await page.$eval("#zone-map path.night", (night: any, p: number[]) => {
-        const q = new DOMPoint(p[0], p[1]).matrixTransform(night.ownerSVGElement.getScreenCTM().inverse());
+        const q = new (globalThis as any).DOMPoint(p[0], p[1]).matrixTransform(night.ownerSVGElement.getScreenCTM().inverse());
         return night.isPointInFill(q);
       }, [x, y]);
       if (inNight !== c.night) wrong.push(c);
