@@ -16,6 +16,7 @@ import { ROOT } from "../paths.ts";
 import { writeAtomically } from "../write-atomically.ts";
 import { zonePagesData } from "./zone-pages-data.ts";
 import { publishZoneMap } from "./publish-zone-map.ts";
+import { apiExamples } from "./api-examples.ts";
 
 export const SITE_DATA_DIR = "site-data";
 export const OPENAPI_SOURCE = join(ROOT, "server", "http", "openapi.json");
@@ -44,6 +45,7 @@ export async function publishSiteData(dataDir: string): Promise<void> {
     };
   });
   writeAtomically(join(out, "examples.json"), JSON.stringify(examples, null, 2));
+  writeAtomically(join(out, "api-examples.json"), JSON.stringify(await apiExamples(dataDir), null, 2));
   writeAtomically(join(out, "next-changes.json"), JSON.stringify(nextChanges(zones, Math.floor(Date.now() / 1000))));
   writeAtomically(join(out, "zone-pages.json"), JSON.stringify(zonePagesData(zones, Math.floor(Date.now() / 1000))));
   await publishZoneMap(dataDir, out);
@@ -52,14 +54,15 @@ export async function publishSiteData(dataDir: string): Promise<void> {
 /** Clock changes a page may show as "next": two years from the build, at most four per name (the page picks the first still ahead). */
 const NEXT_CHANGES_YEARS = 2;
 
-type NextChange = { unixtime: number; utc_offset: string; abbreviation: string; dst: boolean };
+type NextChange = { unixtime: number; utc_offset: string; abbreviation: string; dst: boolean; utc_offset_before: string };
 
 function nextChanges(zones: ZoneTable, from: number): Record<string, NextChange[]> {
   const out: Record<string, NextChange[]> = {};
   for (const name of zones.names) {
     const zone = zones.resolve(name)!.zone;
     out[name] = clockChanges(zones, zone, from, from + NEXT_CHANGES_YEARS * 366 * 86400, 4).changes
-      .map((c) => ({ unixtime: c.at, utc_offset: formatOffset(c.after.utoff), abbreviation: c.after.abbr, dst: c.after.isdst }));
+      // The offset before too: the page says the change in the words of the wall clock (01:00 -> 02:00).
+      .map((c) => ({ unixtime: c.at, utc_offset: formatOffset(c.after.utoff), abbreviation: c.after.abbr, dst: c.after.isdst, utc_offset_before: formatOffset(c.before.utoff) }));
   }
   return out;
 }

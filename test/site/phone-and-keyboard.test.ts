@@ -57,8 +57,8 @@ describe("on a phone (390x844)", () => {
     }
   }, 120_000);
 
-  test("each zone chart shows now without scrolling, its text at least 10 px, half-hour offsets labelled", async () => {
-    for (const path of ZONES) {
+  test("each zone chart shows now without scrolling, its text at least 10 px and inside the chart, half-hour offsets labelled", async () => {
+    for (const path of [...ZONES, "/zones/Pacific/Chatham/"]) {
       const page = await open(PHONE, path);
       const chart = await page.evaluate(() => {
         const g = globalThis as any;
@@ -67,7 +67,8 @@ describe("on a phone (390x844)", () => {
         const box = svg.getBoundingClientRect();
         const heights = [...svg.querySelectorAll("text")].map((t: any) => t.getBoundingClientRect().height);
         const group = svg.querySelector("g.now").dataset;
-        return { nowX: now.x, left: box.left, right: box.right, minText: Math.min(...heights), offHour: [...svg.querySelectorAll("text.off-hour")].map((t: any) => t.textContent),
+        const textRight = Math.max(...[...svg.querySelectorAll("text")].map((t: any) => t.getBoundingClientRect().right));
+        return { nowX: now.x, left: box.left, right: box.right, minText: Math.min(...heights), textRight, offHour: [...svg.querySelectorAll("text.off-hour")].map((t: any) => t.textContent),
           from: Number(group.from), to: Number(group.to), x0: Number(group.x0), x1: Number(group.x1), viewWidth: svg.viewBox.baseVal.width };
       });
       expect({ path, fits: chart.left >= 0 && chart.right <= PHONE.width }).toEqual({ path, fits: true });
@@ -77,7 +78,10 @@ describe("on a phone (390x844)", () => {
       const expectedX = chart.left + scale * (chart.x0 + ((Date.now() / 1000 - chart.from) / (chart.to - chart.from)) * (chart.x1 - chart.x0));
       expect(Math.abs(chart.nowX - expectedX)).toBeLessThan(2);
       expect({ path, minText: chart.minText >= 10 }).toEqual({ path, minText: true });
+      // No label runs past the chart's right edge (Kolkata's "+5:30" was cut there).
+      expect({ path, cut: chart.textRight > chart.right + 0.5 }).toEqual({ path, cut: false });
       if (path.includes("Kolkata")) expect(chart.offHour).toEqual(["+5:30"]);
+      else if (path.includes("Chatham")) expect(chart.offHour.sort()).toEqual(["+12:45", "+13:45"]);
       else expect(chart.offHour).toEqual([]);
       await close(page);
     }

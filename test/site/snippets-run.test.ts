@@ -71,7 +71,10 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
 /** Runs one shell line under bash with pipefail, curl failing on an HTTP error. */
 async function runShell(line: string): Promise<{ ok: boolean; out: string }> {
   requireTool("curl");
-  const script = `set -o pipefail\ncurl() { command curl --fail-with-body -sS "$@"; }\n${line}\n`;
+  // As the browser's snippets do, curl asks as a public visitor behind the trusted proxy (VISITOR),
+  // so /ip has a location, as it has for anyone who copies the line.
+  const visitor = Object.entries(VISITOR).map(([k, v]) => `-H '${k}: ${v}'`).join(" ");
+  const script = `set -o pipefail\ncurl() { command curl ${visitor} --fail-with-body -sS "$@"; }\n${line}\n`;
   const r = await run([requireTool("bash"), "-c", script]);
   return { ok: r.code === 0 && r.out.trim() !== "", out: r.out + r.err };
 }

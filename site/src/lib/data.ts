@@ -21,12 +21,15 @@ export const manifest = read<Manifest>("manifest.json");
 export const openapi = read<any>("openapi.json");
 export const names = read<string[]>("names.json");
 export const examples = read<{ request: string; body: string }[]>("examples.json");
+/** Per operationId, one request and the answer the real handler gave it at build (scripts/site/api-examples.ts). */
+export const apiExamples = read<Record<string, { request: string; status: number; contentType: string; answer: string; lines: number; live: string[] | "metric-names" }>>("api-examples.json");
 
 export interface NextChange {
   unixtime: number;
   utc_offset: string;
   abbreviation: string;
   dst: boolean;
+  utc_offset_before: string;
 }
 /** Per name, its clock changes in the two years after the build, earliest first. */
 export const nextChanges = read<Record<string, NextChange[]>>("next-changes.json");

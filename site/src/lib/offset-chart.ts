@@ -11,9 +11,10 @@
 import type { ZonePageData } from "./data";
 
 interface Frame { W: number; H: number; L: number; R: number; T: number; B: number; yearStep: number; marks: boolean }
-/** Sized in the SVG's own units so that, scaled to a 358 px phone column, its 12-unit text is about 11 px. */
-export const RECENT: Frame = { W: 400, H: 230, L: 44, R: 40, T: 12, B: 26, yearStep: 1, marks: false };
-export const FULL: Frame = { W: 900, H: 260, L: 56, R: 44, T: 10, B: 28, yearStep: 10, marks: true };
+/** Sized in the SVG's own units so that, scaled to a 358 px phone column, its 12-unit text is about 11 px.
+ *  R holds the widest off-hour label, Chatham's "+12:45" in bold (40 cut Kolkata's "+5:30" at 390 px). */
+export const RECENT: Frame = { W: 400, H: 230, L: 44, R: 56, T: 12, B: 26, yearStep: 1, marks: false };
+export const FULL: Frame = { W: 900, H: 260, L: 56, R: 56, T: 10, B: 28, yearStep: 10, marks: true };
 
 /** The recent window: the first of January five years before `now`'s year to the first of January three years after (two years ahead at least). */
 export function recentWindow(now: number): { from: number; to: number } {

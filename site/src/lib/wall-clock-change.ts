@@ -31,3 +31,14 @@ export function describeWallClockChange(at: number, before: number, after: numbe
   if (after === before) return `${from.date}, ${from.time} (the clock does not move)`;
   return `${clock} (clocks go ${after > before ? "forward" : "back"} ${amount(Math.abs(after - before))})`;
 }
+
+/** "+05:45" -> 20700, "-03:30" -> -12600 (an API offset, in seconds). */
+export function offsetSeconds(offset: string): number {
+  const [h, m = 0, sec = 0] = offset.slice(1).split(":").map(Number);
+  return (offset[0] === "-" ? -1 : 1) * (h! * 3600 + m * 60 + sec);
+}
+
+/** A Timezones row's next change: "Sun 28 Mar 2027, 01:00 → 02:00 (clocks go forward 1 hour), then UTC+01:00 BST (DST)". */
+export function describeNextChange(c: { unixtime: number; utc_offset: string; abbreviation: string; dst: boolean; utc_offset_before: string }): string {
+  return `${describeWallClockChange(c.unixtime, offsetSeconds(c.utc_offset_before), offsetSeconds(c.utc_offset))}, then UTC${c.utc_offset} ${c.abbreviation}${c.dst ? " (DST)" : ""}`;
+}
