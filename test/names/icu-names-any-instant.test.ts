@@ -8,11 +8,11 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { resolveLocale } from "../../server/names/locale-tag.ts";
+import { NAME_LOCALES } from "../support/name-locales.ts";
 import { requireTool } from "../support/require-tool.ts";
 import { testNamer } from "../support/names-table.ts";
 
-const LOCALES = ["de", "fr", "ja", "zh-Hant", "ar", "hi", "ru", "pt-BR", "es-419", "sw",
-  "en", "en-GB", "es", "it", "ko", "zh", "tr", "pl", "nl", "sv", "fa", "he", "th", "id", "vi", "uk", "el", "bn", "ar-EG", "mr"];
+const LOCALES = NAME_LOCALES;
 const FIRST = Date.UTC(1800, 0, 1) / 1000;
 const LAST = Date.UTC(2100, 0, 1) / 1000;
 
@@ -85,10 +85,5 @@ test("timezone_name and generic_long equal ICU's for every name x 30 locales, bo
   if (differences.length > 0) console.log(differences.slice(0, 40).join("\n"));
   if (process.env.NAMES_DIFF_FILE) await Bun.write(process.env.NAMES_DIFF_FILE, differences.join("\n"));
   expect(compared).toBeGreaterThan(2_000_000);
-  // The one difference left: Africa/Windhoek at the instant it moved to +02 for good
-  // (2017-09-03 01:00 UTC), where ICU names neither the metazone CLDR 48's JSON maps until
-  // 2017-10-23 (Africa_Western) nor Africa_Central: ICU's own metazone data differs there.
-  const known = (d: string) => d.startsWith("Africa/Windhoek ") && d.includes(" 2017-09-03T01:00:00.000Z ");
-  expect(differences.filter((d) => !known(d))).toEqual([]);
-  expect(differences.length).toBeLessThanOrEqual(2 * LOCALES.length);
+  expect(differences).toEqual([]);
 }, 900_000);
