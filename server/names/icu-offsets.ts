@@ -5,6 +5,13 @@
 // Africa/Windhoek 1994-2017 and Africa/Casablanca since 2018 (Ramadan's -1h). So: a
 // negative save is standard time; a save of 0 between two negative-save periods is
 // daylight time, with the neighbours' save turned around.
+//
+// One rearguard fact the vanguard data cannot carry: Namibia's last summer. In tzdata.zi,
+// Windhoek's CAT (+02, save 0) from 2017-09-03 is the standard time that never ends. The
+// rearguard section of tzdb's `africa` file (commented out in the main form, turned on by
+// ziguard.awk, and so in ICU's data) keeps `1:00 Namibia %s 2017 Oct 24`: +01 with 1h of
+// DST until the Namibian Time Act took effect, 2017-10-24 00:00 local, then `2:00 - CAT`.
+// Unchanged in every release since 2017c: the same in 2026f as in ICU's 2025c.
 
 import type { Period, ZoneTable } from "../tz/zone-table.ts";
 
@@ -27,7 +34,21 @@ export function icuOffsetsOf(zones: ZoneTable, zone: number, period: Period): Ic
   return { raw: utoff, sav: 0 };
 }
 
+const NAMIBIA_LAST_DST = {
+  name: "Africa/Windhoek",
+  from: Date.UTC(2017, 8, 3, 1) / 1000,
+  /** 2017-10-24 00:00 at +02. */
+  until: Date.UTC(2017, 9, 23, 22) / 1000,
+  offsets: { raw: 3600, sav: 3600 } as IcuOffsets,
+};
+
+function isWindhoek(zones: ZoneTable, zone: number): boolean {
+  return zones.resolve(NAMIBIA_LAST_DST.name)?.zone === zone;
+}
+
 export function icuOffsetsAt(zones: ZoneTable, zone: number, t: number): IcuOffsets {
+  const { from, until, offsets } = NAMIBIA_LAST_DST;
+  if (t >= from && t < until && isWindhoek(zones, zone)) return offsets;
   return icuOffsetsOf(zones, zone, zones.periodAt(zone, t));
 }
 
@@ -38,6 +59,8 @@ export function icuOffsetsAt(zones: ZoneTable, zone: number, t: number): IcuOffs
  */
 export function dstNearby(zones: ZoneTable, zone: number, t: number): boolean {
   const RANGE = 184 * 86400;
+  // Namibia's last DST (rearguard, above) is within range of these instants.
+  if (t >= NAMIBIA_LAST_DST.from - RANGE && t < NAMIBIA_LAST_DST.until + RANGE && isWindhoek(zones, zone)) return true;
   const here = zones.periodAt(zone, t);
   const now = icuOffsetsOf(zones, zone, here);
   // The previous change: walk back over periods ICU would not see as a transition.

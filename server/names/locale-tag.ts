@@ -10,13 +10,15 @@
 //    brings is taken only where the tag has none).
 // 3. Walked down CLDR's fallback chain to the nearest locale CLDR has: de-AT-1996 -> de-AT ->
 //    de. A region that implies another script takes it first (zh-TW -> zh-Hant-TW, as ICU's
-//    aliases do). A locale with no zone names of its own is passed over, as ICU passes it
-//    (az-Arab -> az). A language CLDR does not have at all is refused: "root" names are
-//    nobody's language, and a 400 says so plainly instead of answering in English.
+//    aliases do). A locale ICU leaves out of its data is passed over, as ICU passes it
+//    (az-Arab -> az; icu-locales.ts); one it keeps without zone names of its own (yi, pa-Arab)
+//    answers the localized GMT format, as ICU does. A language neither has at all is
+//    refused: "root" names are nobody's language, and a 400 says so plainly instead of
+//    answering in English.
 // 4. The -u-nu- keyword (ar-EG-u-nu-latn) picks the digits of a numeric numbering system, as
 //    ICU does; an unknown one is ignored, as ICU ignores it.
 
-import { NAME_KINDS } from "../formats/names-format.ts";
+import { LOCALES_ICU_LEAVES_OUT, ZONE_NAMES_ICU_READS_FROM } from "./icu-locales.ts";
 import { NamesInputError } from "./names-errors.ts";
 import type { Locale, NamesTable } from "./names-table.ts";
 
@@ -118,26 +120,6 @@ function canonical(names: NamesTable, tag: ParsedTag): ParsedTag {
   return { ...tag, language: language!, script: tag.script ?? script, region: tag.region ?? region };
 }
 
-const zoneNamesKnown = new WeakMap<NamesTable, Map<number, boolean>>();
-
-/**
- * Whether CLDR gives a locale zone names of its own (any metazone's long standard name).
- * Some it has only as a shell whose parent is root (az-Arab, zh-Latn, ku-Arab, jbo): ICU's
- * data leaves those out of Intl, which falls back past them, to the language or to none.
- */
-function hasZoneNames(names: NamesTable, locale: Locale): boolean {
-  let known = zoneNamesKnown.get(names);
-  if (known === undefined) zoneNamesKnown.set(names, (known = new Map()));
-  let has = known.get(locale.index);
-  if (has === undefined) {
-    has = false;
-    const standardLong = NAME_KINDS.indexOf("standard_long");
-    for (let mz = 0; mz < names.metazoneCount && !has; mz++) has = names.slot(locale, names.metazoneSlot(mz, standardLong)) !== 0;
-    known.set(locale.index, has);
-  }
-  return has;
-}
-
 export function resolveLocale(names: NamesTable, raw: string): Locale {
   if (raw.length === 0 || raw.length > MAX_TAG_LENGTH) throw malformed();
   const tag = canonical(names, parse(raw));
@@ -155,8 +137,10 @@ export function resolveLocale(names: NamesTable, raw: string): Locale {
   ];
   for (const c of candidates) {
     if (c === null) continue;
-    const locale = names.locale(c);
-    if (locale === undefined || !hasZoneNames(names, locale)) continue;
+    const found = names.locale(c);
+    if (found === undefined || LOCALES_ICU_LEAVES_OUT.has(found.tag)) continue;
+    const readFrom = ZONE_NAMES_ICU_READS_FROM.get(found.tag);
+    const locale = readFrom === undefined ? found : names.locale(readFrom)!;
     const digits = names.numberingDigits.get(tag.keywords.get("nu") ?? "");
     return digits === undefined ? locale : { ...locale, digits };
   }

@@ -4,10 +4,14 @@
 // answer 400. Where ICU resolves the tag to a locale of its language, we answer 200 with ICU's
 // name. Where ICU has no locale of that language and quietly uses its default (English), we
 // answer 400 instead, on purpose: README's rule that a language CLDR lacks is refused.
+// The table ends with every locale CLDR has: ICU keeps some without zone names of their own
+// (yi, pa-Arab: the GMT format), leaves others out (az-Arab to az, aa to English: refused).
 
 import { beforeAll, describe, expect, test } from "bun:test";
 import { requireTool } from "../support/require-tool.ts";
-import { testHandler } from "../support/test-server.ts";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, testHandler } from "../support/test-server.ts";
 
 const ZONE = "Europe/Paris";
 const AT = 1751234567; // 2025-06-29: summer time, an offset ICU's older tz data agrees on
@@ -31,6 +35,11 @@ const TAGS = [
 ];
 // Variants of case and region on the 30 languages, to pass 200 tags of valid forms too.
 for (const l of LANGUAGES.slice(0, 20)) TAGS.push(`${l}-001`, `${l}-ZZ`);
+// Locales ICU keeps without zone names of its own, or leaves out, or reads elsewhere, in other spellings.
+TAGS.push("yi-001", "ji-IL", "pa-PK", "pa-Arab-PK", "uz-Arab-AF", "agq-CM", "ckb-u-nu-latn", "ms-Arab", "sr-ME", "sr-Cyrl-ME", "sr-Latn-ME", "sr-Cyrl-BA", "be-tarask", "el-polyton", "nb-SJ");
+// And every locale CLDR has (cldr-dates-full), as CLDR spells it: ICU keeps some, leaves out others.
+const CLDR_LOCALES = readdirSync(join(ROOT, "node_modules", "cldr-dates-full", "main"));
+TAGS.push(...CLDR_LOCALES);
 
 interface IcuAnswer { tag: string; error?: string; resolved?: string; canonicalLanguage?: string; name?: string }
 
@@ -51,12 +60,11 @@ console.log(JSON.stringify(out));`;
 }
 
 /**
- * Known, and not fixed: which locales ICU 78 ships is ICU's own list, not in CLDR's JSON. We
- * pass over a locale with no zone names of its own (az-Arab -> az, zh-Latn -> zh, ku-Arab ->
- * ku, jbo -> refused), as ICU does for those; ICU keeps pa-Arab and yi (ji's alias), which
- * have no zone names either, and answers them with the GMT format.
+ * Known, and not fixed: ICU 78.2's vmw (Makhuwa) writes the GMT format with root's hourFormat
+ * (GMT+02:00), where CLDR 48's JSON gives vmw its own "+H:mm;-H:mm" (GMT+2:00): the data ICU
+ * built differs from the JSON we build from, for this one locale.
  */
-const KNOWN_DIFFERENCES = ["pa-Arab", "ji"];
+const KNOWN_DIFFERENCES = ["vmw"];
 
 let handler: (req: Request) => Response;
 beforeAll(async () => {
@@ -82,5 +90,5 @@ describe("lang vs Intl", () => {
     }
     console.log(`lang vs Intl: ${TAGS.length} tags, ${named} named, ${refused} refused, ${differences.length} differences`);
     expect(differences.map((d) => d.slice(0, d.indexOf(":")))).toEqual(KNOWN_DIFFERENCES);
-  }, 60_000);
+  }, 120_000);
 });

@@ -7,6 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { realtimeClock } from "../../server/core/clock.ts";
 import { ClockCheck } from "../../server/ops/clock-check.ts";
+import { DIALECT_ROUTES } from "../../server/http/dialects/dialect-routes.ts";
+import { TIMEZONEDB_V1_ROW } from "../../server/http/dialects/timezonedb/v1-root.ts";
 import { startServer, type Service } from "../../server/process/service.ts";
 import { validate } from "../support/json-schema.ts";
 import { ROOT, testConfig } from "../support/test-server.ts";
@@ -159,6 +161,11 @@ const REQUESTS: { path: string; status: string; url: string; headers?: Record<st
   { path: "/api/Conversion/ConvertTimeZone", status: "405", url: "/api/Conversion/ConvertTimeZone" },
   { path: "/api/Conversion/ConvertTimeZone", status: "413", url: "/api/Conversion/ConvertTimeZone", method: "post", body: "x".repeat(16 * 1024 + 1) },
   { path: "/api/Conversion/ConvertTimeZone", status: "429", url: "/api/Conversion/ConvertTimeZone", headers: { "X-Forwarded-For": "203.0.113.1" }, method: "post", body: JSON.stringify({ fromTimeZone: "America/New_York", dateTime: "2026-04-18 12:00:00", toTimeZone: "Europe/London" }) },
+  { path: "/api/Conversion/Translate", status: "200", url: "/api/Conversion/Translate", method: "post", body: JSON.stringify({ dateTime: "2021-03-14 17:45:00", languageCode: "de" }) },
+  { path: "/api/Conversion/Translate", status: "400", url: "/api/Conversion/Translate", method: "post", body: JSON.stringify({ dateTime: "2021-03-14 17:45:00", languageCode: "zz" }) },
+  { path: "/api/Conversion/Translate", status: "405", url: "/api/Conversion/Translate" },
+  { path: "/api/Conversion/Translate", status: "413", url: "/api/Conversion/Translate", method: "post", body: "x".repeat(16 * 1024 + 1) },
+  { path: "/api/Conversion/Translate", status: "429", url: "/api/Conversion/Translate", headers: { "X-Forwarded-For": "203.0.113.1" }, method: "post", body: JSON.stringify({ dateTime: "2021-03-14 17:45:00", languageCode: "de" }) },
   { path: "/api/Calculation/current/increment", status: "200", url: "/api/Calculation/current/increment", method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "1:02:03:04" }) },
   { path: "/api/Calculation/current/increment", status: "400", url: "/api/Calculation/current/increment", method: "post", body: JSON.stringify({ timeZone: "Europe/Paris", timeSpan: "soon", dateTime: "2026-03-29 01:30:00" }) },
   { path: "/api/Calculation/current/increment", status: "405", url: "/api/Calculation/current/increment" },
@@ -191,6 +198,12 @@ const REQUESTS: { path: string; status: string; url: string; headers?: Record<st
   { path: "/v2/list-time-zone", status: "429", url: "/v2/list-time-zone?key=k&format=json", headers: { "X-Forwarded-For": "203.0.113.1" } },
   { path: "/v2/convert-time-zone", status: "200", url: "/v2/convert-time-zone?key=k&format=json&from=PST&to=Nowhere" },
   { path: "/v2/convert-time-zone", status: "429", url: "/v2/convert-time-zone?key=k&format=json&from=UTC&to=UTC", headers: { "X-Forwarded-For": "203.0.113.1" } },
+  // TimeZoneDB v1 at the root: by zone and by position, JSON and XML, a refusal.
+  { path: "/", status: "200", url: "/?key=K&zone=America/Chicago&format=json" },
+  { path: "/", status: "200", url: "/?key=K&lat=40.7&lng=-74&format=json&time=1464793200" },
+  { path: "/", status: "200", url: "/?key=K&zone=Nowhere&format=json" },
+  { path: "/", status: "200", url: "/?key=K&zone=America/Chicago&format=xml" },
+  { path: "/", status: "429", url: "/?key=K&zone=UTC&format=json", headers: { "X-Forwarded-For": "203.0.113.1" } },
   { path: "/maps/api/timezone/json", status: "200", url: "/maps/api/timezone/json?location=19.076,72.8777&timestamp=1331161200&key=AIza" },
   { path: "/maps/api/timezone/xml", status: "200", url: "/maps/api/timezone/xml?location=19.076,72.8777&timestamp=1331161200&key=AIza" },
 ];
@@ -231,6 +244,17 @@ test("every documented status is produced, and every response fits its schema", 
     Object.entries(item).flatMap(([method, op]: [string, any]) => Object.keys(op.responses).map((status) => `${path} ${method} ${status}`)));
   expect(documentedStatuses.filter((s) => !produced.has(s))).toEqual([]);
 }, 60_000);
+
+test("every dialect route is documented, with its method", () => {
+  // timeapi.io's rows sit under /api and match in any case; the others are their own paths.
+  const documented = new Map(Object.entries(openapi.paths).map(([path, item]) => [path.toLowerCase(), item as Record<string, unknown>]));
+  const missing = [...DIALECT_ROUTES, TIMEZONEDB_V1_ROW].flatMap((row) => {
+    const path = (row.on === "api" ? `/api${row.pattern}` : row.pattern).toLowerCase();
+    const method = row.post ? "post" : "get";
+    return documented.get(path)?.[method] ? [] : [`${method.toUpperCase()} ${path}`];
+  });
+  expect(missing).toEqual([]);
+});
 
 test("WorldTimeAPI-profile answers fit the same schema", async () => {
   const body = await (await fetch(`${base}/api/timezone/Europe/Dublin?at=2026-01-15T12:00:00Z`)).json();
