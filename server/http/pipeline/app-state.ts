@@ -30,6 +30,6 @@ export function createAppState(tables: Tables, clock: Clock, config: HttpConfig,
     clockCheck: new ClockCheck(clock, () => metrics.clockDivergences++, undefined, { worker: workerId }),
     instanceMetrics: null,
   };
-  metrics.memoSources.push(() => Object.values(state.data.memos));
+  metrics.memoSources.push(() => [...Object.values(state.data.memos), state.data.releaseData, state.data.releaseQueries]);
   return state;
 }
