@@ -15,7 +15,7 @@ beforeAll(async () => {
 
 const get = async (path: string) => {
   const r = handle(new Request(`http://h${path}`));
-  return { status: r.status, tzdb: r.headers.get("x-tzdb-version"), body: await r.json() };
+  return { status: r.status, tzdb: r.headers.get("x-tzdb-version"), body: await r.json() as Record<string, unknown> };
 };
 const metric = async (series: string, memo: string) => {
   const text = await handle(new Request("http://h/metrics")).text();
