@@ -1,7 +1,8 @@
 // What the site may read, published by the build into generated/site-data/: the
 // manifest (data versions and sources), the OpenAPI document, the served names, example
 // responses produced by the real runtime for fixed instants, and each name's next clock
-// changes (for the timezone browser), each zone's page data (zone-pages-data.ts) and the
+// changes (for the timezone browser), each zone's page data (zone-pages-data.ts), the tzdb
+// releases' pages and each name's history of releases (release-pages-data.ts) and the
 // world map of the zones (zone-map.ts). The site never
 // imports server internals.
 
@@ -17,6 +18,7 @@ import { writeAtomically } from "../write-atomically.ts";
 import { zonePagesData } from "./zone-pages-data.ts";
 import { publishZoneMap } from "./publish-zone-map.ts";
 import { apiExamples } from "./api-examples.ts";
+import { releasePagesData } from "./release-pages-data.ts";
 
 export const SITE_DATA_DIR = "site-data";
 export const OPENAPI_SOURCE = join(ROOT, "server", "http", "openapi.json");
@@ -48,6 +50,7 @@ export async function publishSiteData(dataDir: string): Promise<void> {
   writeAtomically(join(out, "api-examples.json"), JSON.stringify(await apiExamples(dataDir), null, 2));
   writeAtomically(join(out, "next-changes.json"), JSON.stringify(nextChanges(zones, Math.floor(Date.now() / 1000))));
   writeAtomically(join(out, "zone-pages.json"), JSON.stringify(zonePagesData(zones, Math.floor(Date.now() / 1000))));
+  writeAtomically(join(out, "release-pages.json"), JSON.stringify(releasePagesData(dataDir)));
   await publishZoneMap(dataDir, out);
 }
 

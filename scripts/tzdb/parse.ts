@@ -78,15 +78,23 @@ const MONTHS = [
 ];
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
+/** Each keyword table in lower case, made once (this runs for every field of every release's lines). */
+const loweredTables = new WeakMap<readonly string[], readonly string[]>();
+
 /** zic's byword(): an exact (case-insensitive) match, else the one word it is a prefix of. */
 export function matchKeyword(word: string, table: readonly string[]): number {
   const lower = word.toLowerCase();
   if (lower.length === 0) return -1;
-  const exact = table.findIndex((w) => w.toLowerCase() === lower);
+  let lowered = loweredTables.get(table);
+  if (lowered === undefined) {
+    lowered = table.map((w) => w.toLowerCase());
+    loweredTables.set(table, lowered);
+  }
+  const exact = lowered.indexOf(lower);
   if (exact >= 0) return exact;
   let found = -1;
-  for (let i = 0; i < table.length; i++) {
-    if (table[i]!.toLowerCase().startsWith(lower)) {
+  for (let i = 0; i < lowered.length; i++) {
+    if (lowered[i]!.startsWith(lower)) {
       if (found >= 0) return -1; // ambiguous, e.g. `Ma` (March, May) or `Ju`
       found = i;
     }

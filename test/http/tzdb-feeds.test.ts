@@ -1,14 +1,15 @@
 // The tzdb feeds read by real feed readers: Atom by feedparser (python3-feedparser) with no
 // warning, Atom and JSON Feed by gofeed; one entry per release served (or per release that
-// changed the name), each linking to its release's page, which answers. ETags as everywhere.
+// changed the name), each linking to its release's page on the website, which names the
+// release and links each changed zone's page. ETags as everywhere.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { buildGofeed, feedparser, gofeed } from "../support/feed-readers.ts";
-import { startTestServer } from "../support/test-server.ts";
+import { startTestServer, testSiteDir } from "../support/test-server.ts";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ SITE_DIR: await testSiteDir() }); // the release pages the entries link to
   buildGofeed(); // compiles gofeed and its dependencies from Debian's sources: tens of seconds
 }, 600_000);
 afterAll(() => server?.stop());
@@ -27,13 +28,16 @@ describe("the releases feed", () => {
     expect({ version: feed.version, bozo: feed.bozo, bozoException: feed.bozoException }).toEqual({ version: "atom10", bozo: false, bozoException: null });
     expect(feed.entries.map((e) => e.title)).toEqual(releases.map((r) => `tzdb ${r.release}`));
     for (const [i, entry] of feed.entries.entries()) {
-      expect(entry.link).toBe(`${server.url}/tzdb/${releases[i]!.release}/changes`);
+      expect(entry.link).toBe(`${server.url}/releases/${releases[i]!.release}/`);
     }
-    // The page each entry links to answers, as the release it names.
+    // The page each entry links to answers, as the release it names, and links the zones it lists.
     for (const entry of [feed.entries[0]!, feed.entries[3]!, feed.entries.at(-1)!]) {
-      const page = await fetch(entry.link);
+      const page = await fetch(entry.link, { headers: { accept: "text/html" } });
       expect(page.status).toBe(200);
-      expect(((await page.json()) as { release: string }).release).toBe(entry.title.slice(5));
+      const html = await page.text();
+      expect(html).toMatch(new RegExp(`<h1[^>]*>${entry.title}</h1>`));
+      const listed = /\((\d+)\): (.*)\.$/.exec(entry.content)?.[2]?.split(", ").filter((n) => !n.endsWith(" (new)") && n !== "none") ?? [];
+      for (const name of listed) expect({ name, linked: html.includes(`href="/zones/${name}/"`) }).toEqual({ name, linked: true });
     }
     // 2026b moved British Columbia to permanent -07: the entry names Vancouver.
     expect(feed.entries.find((e) => e.title === "tzdb 2026b")!.content).toContain("America/Vancouver");
@@ -48,7 +52,7 @@ describe("the releases feed", () => {
     expect([atom.type, parsed.type, parsed.version]).toEqual(["atom", "json", "https://jsonfeed.org/version/1.1"]);
     expect(parsed.items.map((i) => [i.title, i.link, i.published])).toEqual(atom.items.map((i) => [i.title, i.link, i.published]));
     expect(parsed.items.length).toBeGreaterThanOrEqual(88);
-    expect(parsed.items[1]!.link).toMatch(/^\/tzdb\/\d{4}[a-z]\/changes$/);
+    expect(parsed.items[1]!.link).toMatch(/^\/releases\/\d{4}[a-z]\/$/);
     expect((await get("/tzdb/feed.json", { "If-None-Match": json.etag! })).status).toBe(304);
   }, 60_000);
 });
@@ -62,7 +66,7 @@ describe("a name's feed", () => {
     expect(titles).toContain("America/Vancouver in tzdb 2026b");
     // Releases that did not change Vancouver have no entry (2026c changed Alberta, not BC).
     expect(titles).not.toContain("America/Vancouver in tzdb 2026c");
-    for (const e of feed.entries) expect(e.link).toMatch(new RegExp(`^${server.url}/tzdb/\\d{4}[a-z]/changes$`));
+    for (const e of feed.entries) expect(e.link).toMatch(new RegExp(`^${server.url}/releases/\\d{4}[a-z]/$`));
     const json = gofeed((await get("/timezone/America/Vancouver/feed.json")).text);
     expect(json.items.map((i) => i.title)).toEqual(titles);
   }, 60_000);

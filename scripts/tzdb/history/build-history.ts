@@ -11,7 +11,8 @@ import { encodeZones } from "../../../server/formats/zones-format.ts";
 import { sha256Hex, writeAtomically } from "../../write-atomically.ts";
 import { EXCLUDED_NAMES, horizonOf } from "../compile.ts";
 import { parseTzSources } from "../parse.ts";
-import { resolveTzSource, type ZoneTableSource } from "../resolve.ts";
+import type { RuleLine } from "../parse.ts";
+import { resolveTzSource, type ResolvedZone, type ZoneTableSource } from "../resolve.ts";
 import { compileZone } from "../transitions.ts";
 import { readStoredReleases, type StoredRelease } from "./release-store.ts";
 
@@ -48,6 +49,27 @@ export function gapsOf(releases: readonly string[]): string[] {
   return gaps;
 }
 
+/**
+ * A zone's zic input as text: its own lines and those of every rule set they name. Equal
+ * text compiles to an equal version, whatever line numbers it sits at in each release.
+ * (Serialising the parsed records instead took half the build's time.) The name is part of
+ * it: two Zones of one release never share a version.
+ */
+function sourceKeyOf(zone: ResolvedZone, lines: readonly string[], ruleSetText: Map<readonly RuleLine[], string>): string {
+  let key = zone.name;
+  for (const line of zone.lines) {
+    key += `\n${lines[line.pos.line - 1]}`;
+    if (line.ruleLines.length === 0) continue;
+    let rules = ruleSetText.get(line.ruleLines);
+    if (rules === undefined) {
+      rules = line.ruleLines.map((rule) => lines[rule.pos.line - 1]).join("\n");
+      ruleSetText.set(line.ruleLines, rules);
+    }
+    key += `\n${rules}`;
+  }
+  return key;
+}
+
 export async function buildHistory(tzdbDir: string, outDir: string, builtAt: string): Promise<HistoryManifest> {
   const started = performance.now();
   const releases = releasesOf(tzdbDir);
@@ -66,13 +88,13 @@ export async function buildHistory(tzdbDir: string, outDir: string, builtAt: str
   const versionBySource = new Map<string, number>();
   const names = new Set<string>();
   const perRelease: Map<string, number>[] = [];
-  for (const source of sources) {
+  const lines = releases.map((r) => r.text.split("\n"));
+  for (const [r, source] of sources.entries()) {
     const zoneVersion = new Map<string, number>();
+    const ruleSetText = new Map<readonly RuleLine[], string>();
     for (const zone of source.zones) {
       if (EXCLUDED_NAMES.has(zone.name)) continue;
-      // The name is part of both keys: two Zones of one release never share a version.
-      // Source positions left out: the same lines sit at other line numbers in another release.
-      const sourceKey = JSON.stringify(zone, (key, value) => (key === "pos" ? undefined : value));
+      const sourceKey = sourceKeyOf(zone, lines[r]!, ruleSetText);
       let v = versionBySource.get(sourceKey);
       if (v === undefined) {
         const compiled = compileZone(zone, horizonYear, firstYear);

@@ -3,6 +3,8 @@
 // /v2.1/ and /v2/, Google at /maps/api/timezone/. Each row names the dialect whose error
 // shape it answers in. TimeZoneDB's and Google's answers are kept per URL while they hold
 // (kept-answers.ts); timeapi.io's current times carry the microsecond, so are made each time.
+// `withTzdb`: `?tzdb=RELEASE` on every GET row that answers from tz rules (docs/time-machine.md
+// says why not the POST rows nor the calendar-only ones).
 
 import type { RouteRow } from "../contract.ts";
 import { GOOGLE_JSON, GOOGLE_XML, timezone } from "./google/google-timezone.ts";
@@ -14,6 +16,7 @@ import { v1AvailableTimeZones, v1CurrentTime, v1Unix, v1ZoneInfo } from "./timea
 import { convertTimeZone as tzdbConvert, getTimeZone, listTimeZone } from "./timezonedb/tzdb-routes.ts";
 import { TIMEZONEDB } from "./timezonedb/tzdb-output.ts";
 import { keptFirst } from "./kept-answers.ts";
+import { withTzdb } from "../time-machine/with-tzdb.ts";
 
 /** A POST-only route answers GET with timeapi.io's 405. */
 const postOnly = () => {
@@ -26,13 +29,13 @@ const timeapiV1 = (pattern: string, handle: RouteRow["handle"]): RouteRow =>
   ({ pattern, on: "api", only: "wta", caseless: true, label: "timeapi_v1", limited: true, dialect: V1, handle });
 
 const TIMEAPI_ROWS: RouteRow[] = [
-  timeapi("/time/current/zone", "timeapi_time", currentTime(byZone)),
-  timeapi("/time/current/coordinate", "timeapi_time", currentTime(byCoordinate)),
-  timeapi("/time/current/ip", "timeapi_time", currentTime(byIp)),
-  timeapi("/timezone/availabletimezones", "timeapi_timezone", availableTimeZones),
-  timeapi("/timezone/zone", "timeapi_timezone", zoneInfo(byZone)),
-  timeapi("/timezone/coordinate", "timeapi_timezone", zoneInfo(byCoordinate)),
-  timeapi("/timezone/ip", "timeapi_timezone", zoneInfo(byIp)),
+  timeapi("/time/current/zone", "timeapi_time", withTzdb(currentTime(byZone))),
+  timeapi("/time/current/coordinate", "timeapi_time", withTzdb(currentTime(byCoordinate))),
+  timeapi("/time/current/ip", "timeapi_time", withTzdb(currentTime(byIp))),
+  timeapi("/timezone/availabletimezones", "timeapi_timezone", withTzdb(availableTimeZones)),
+  timeapi("/timezone/zone", "timeapi_timezone", withTzdb(zoneInfo(byZone))),
+  timeapi("/timezone/coordinate", "timeapi_timezone", withTzdb(zoneInfo(byCoordinate))),
+  timeapi("/timezone/ip", "timeapi_timezone", withTzdb(zoneInfo(byIp))),
   timeapi("/conversion/converttimezone", "timeapi_conversion", postOnly, { post: convertTimeZone }),
   timeapi("/conversion/translate", "timeapi_conversion", postOnly, { post: translate }),
   timeapi("/conversion/dayoftheweek/{date}", "timeapi_conversion", dayOfTheWeek),
@@ -42,26 +45,26 @@ const TIMEAPI_ROWS: RouteRow[] = [
   timeapi("/calculation/custom/increment", "timeapi_calculation", postOnly, { post: calculation(true, 1) }),
   timeapi("/calculation/custom/decrement", "timeapi_calculation", postOnly, { post: calculation(true, -1) }),
   timeapi("/health/check", "timeapi_health", healthCheck),
-  timeapiV1("/v1/time/current/zone", v1CurrentTime(byZone)),
-  timeapiV1("/v1/time/current/coordinate", v1CurrentTime(byCoordinate)),
-  timeapiV1("/v1/time/current/ip", v1CurrentTime(byIp)),
+  timeapiV1("/v1/time/current/zone", withTzdb(v1CurrentTime(byZone))),
+  timeapiV1("/v1/time/current/coordinate", withTzdb(v1CurrentTime(byCoordinate))),
+  timeapiV1("/v1/time/current/ip", withTzdb(v1CurrentTime(byIp))),
   timeapiV1("/v1/time/current/unix", v1Unix),
-  timeapiV1("/v1/timezone/zone", v1ZoneInfo(byZone)),
-  timeapiV1("/v1/timezone/coordinate", v1ZoneInfo(byCoordinate)),
-  timeapiV1("/v1/timezone/ip", v1ZoneInfo(byIp)),
-  timeapiV1("/v1/timezone/availabletimezones", v1AvailableTimeZones),
+  timeapiV1("/v1/timezone/zone", withTzdb(v1ZoneInfo(byZone))),
+  timeapiV1("/v1/timezone/coordinate", withTzdb(v1ZoneInfo(byCoordinate))),
+  timeapiV1("/v1/timezone/ip", withTzdb(v1ZoneInfo(byIp))),
+  timeapiV1("/v1/timezone/availabletimezones", withTzdb(v1AvailableTimeZones)),
 ];
 
 const tzdb = (version: "v2" | "v2.1"): RouteRow[] => [
-  { pattern: `/${version}/get-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: keptFirst(getTimeZone(version)) },
-  { pattern: `/${version}/list-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: keptFirst(listTimeZone) },
-  { pattern: `/${version}/convert-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: keptFirst(tzdbConvert) },
+  { pattern: `/${version}/get-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: withTzdb(keptFirst(getTimeZone(version))) },
+  { pattern: `/${version}/list-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: withTzdb(keptFirst(listTimeZone)) },
+  { pattern: `/${version}/convert-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: withTzdb(keptFirst(tzdbConvert)) },
 ];
 
 export const DIALECT_ROUTES: readonly RouteRow[] = [
   ...TIMEAPI_ROWS,
   ...tzdb("v2.1"),
   ...tzdb("v2"),
-  { pattern: "/maps/api/timezone/json", on: "raw", label: "google", limited: true, dialect: GOOGLE_JSON, handle: keptFirst(timezone("json")) },
-  { pattern: "/maps/api/timezone/xml", on: "raw", label: "google", limited: true, dialect: GOOGLE_XML, handle: keptFirst(timezone("xml")) },
+  { pattern: "/maps/api/timezone/json", on: "raw", label: "google", limited: true, dialect: GOOGLE_JSON, handle: withTzdb(keptFirst(timezone("json"))) },
+  { pattern: "/maps/api/timezone/xml", on: "raw", label: "google", limited: true, dialect: GOOGLE_XML, handle: withTzdb(keptFirst(timezone("xml"))) },
 ];

@@ -12,7 +12,8 @@ import type { NamesTable } from "../../names/names-table.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
 import { ZoneNamer } from "../../names/zone-namer.ts";
 import { AnswerCache } from "../caching/answer-cache.ts";
-import { createMemos, type Memos } from "../caching/memos.ts";
+import { createMemos, MB, URL_KEY, type Memos } from "../caching/memos.ts";
+import { Memo } from "../caching/memo.ts";
 import { Responses } from "./responses.ts";
 import type { RequestClock } from "./request-clock.ts";
 
@@ -42,12 +43,19 @@ export interface ApiData extends Tables {
   answers: AnswerCache;
   /** The memo stores of this load (caching/memos.ts): a reload starts them empty. */
   memos: Memos;
-  /** The same data answering from another release's zone table (`?tzdb=`, time-machine/release-data.ts). */
+  /** The same data answering from another release's zone table (`?tzdb=`, time-machine/with-tzdb.ts). */
   withZones: (zones: ZoneTable) => ApiData;
+  /** `?tzdb=`: each release's data, made by withZones on first use and kept (time-machine/with-tzdb.ts). */
+  releaseData: Memo<ApiData>;
+  /** `?tzdb=`: a query naming a release -> that release's data and the query as its handler reads it (time-machine/with-tzdb.ts). */
+  releaseQueries: Memo<{ data: ApiData; query: string }>;
 }
 
 /** An older release's answer cache (`?tzdb=`): small, as there may be one per release served. */
 const RELEASE_ANSWER_CACHE_BYTES = 256 * 1024;
+/** Room for every release served (88 today) and more to come; a key is a validated release name. */
+const RELEASE_DATA_BOUNDS = { maxEntries: 256, maxKeyLength: 16, maxBytes: 256 * RELEASE_ANSWER_CACHE_BYTES };
+const RELEASE_QUERY_BOUNDS = { maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB };
 
 /** ANSWER_CACHE_BYTES's default: per worker process. */
 export const DEFAULT_ANSWER_CACHE_BYTES = 4 * 1024 * 1024;
@@ -74,5 +82,8 @@ export function apiData(tables: Tables, tls: boolean, clock: RequestClock, answe
     answers: new AnswerCache(answerCacheBytes, `tz-${tables.zones.tzdbVersion}-${fingerprint}`),
     memos: createMemos(previous?.memos),
     withZones: (zones) => apiData({ ...tables, zones }, tls, clock, RELEASE_ANSWER_CACHE_BYTES),
+    // Counted by its answer cache's budget, the bulk of what a release's data holds.
+    releaseData: new Memo("tzdb_release_data", RELEASE_DATA_BOUNDS, () => RELEASE_ANSWER_CACHE_BYTES, previous?.releaseData),
+    releaseQueries: new Memo("tzdb_release_queries", RELEASE_QUERY_BOUNDS, (v) => 2 * v.query.length, previous?.releaseQueries),
   };
 }

@@ -34,7 +34,7 @@ export function createAppState(tables: Tables, clock: Clock, config: HttpConfig,
     clockCheck: new ClockCheck(clock, () => metrics.clockDivergences++, undefined, { worker: workerId }),
     instanceMetrics: null,
   };
-  metrics.memoSources.push(() => Object.values(state.data.memos));
+  metrics.memoSources.push(() => [...Object.values(state.data.memos), state.data.releaseData, state.data.releaseQueries]);
   metrics.memoSources.push(() => [deviceIntervalsOf(state.data.zones)]); // the device strings kept per stretch (device/device-intervals.ts)
   return state;
 }

@@ -26,7 +26,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/timezone", on: "api", label: "timezone_list", limited: true, handle: withTzdb(remembered(timezoneList)) },
   { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", limited: true, handle: withTzdb(remembered(transitions)) },
   { pattern: "/timezone/{name*}/info", on: "api", label: "info", limited: true, handle: withTzdb(remembered(info)) },
-  { pattern: "/timezone/{name*}/device", on: "api", label: "device", limited: true, handle: device },
+  { pattern: "/timezone/{name*}/device", on: "api", label: "device", limited: true, handle: withTzdb(device) },
   { pattern: "/timezone/{name*}/changes", on: "api", label: "tzdb_changes", limited: true, text: false, handle: remembered(nameChanges) },
   { pattern: "/timezone/{name*}/feed.atom", on: "api", label: "tzdb_feed", limited: true, text: false, handle: remembered(nameFeedAtom) },
   { pattern: "/timezone/{name*}/feed.json", on: "api", label: "tzdb_feed", limited: true, text: false, handle: remembered(nameFeedJson) },
@@ -35,14 +35,14 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/tzdb/feed.atom", on: "api", label: "tzdb_feed", limited: true, text: false, handle: remembered(tzdbFeedAtom) },
   { pattern: "/tzdb/feed.json", on: "api", label: "tzdb_feed", limited: true, text: false, handle: remembered(tzdbFeedJson) },
   { pattern: "/tzdb/{release}/changes", on: "api", label: "tzdb_changes", limited: true, text: false, handle: remembered(releaseChangesRoute) },
-  { pattern: "/device", on: "api", label: "device_list", limited: true, handle: deviceIndex },
-  { pattern: "/device.csv", on: "api", label: "device_list", limited: true, text: false, handle: deviceCsv },
+  { pattern: "/device", on: "api", label: "device_list", limited: true, handle: withTzdb(deviceIndex) },
+  { pattern: "/device.csv", on: "api", label: "device_list", limited: true, text: false, handle: withTzdb(deviceCsv) },
   { pattern: "/convert", on: "api", label: "convert", limited: true, handle: withTzdb(remembered(convert)) },
   { pattern: "/ip", on: "api", label: "ip", limited: true, handle: withTzdb(callerIp) },
   { pattern: "/ip/{address*}", on: "api", label: "ip", limited: true, handle: withTzdb(ipAddress) },
   { pattern: "/coordinates/{point}", on: "api", label: "coordinates", limited: true, handle: withTzdb(coordinates) },
   { pattern: "/places", on: "raw", label: "places", limited: true, handle: remembered(places) },
-  { pattern: "/clock", on: "api", label: "clock", limited: true, handle: worldClock },
+  { pattern: "/clock", on: "api", label: "clock", limited: true, handle: withTzdb(worldClock) },
   // Spec profile, JSON only: the smallest answer, and a clock offset has no WorldTimeAPI form.
   { pattern: "/sync", on: "raw", label: "sync", limited: true, handle: sync },
   { pattern: "/health", on: "raw", label: "health", limited: false, handle: health },
@@ -52,7 +52,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/openapi.json", on: "raw", label: "site", limited: true, handle: openapiDocument },
   // Last: under /api, "/" is the index and any other name is WorldTimeAPI's short form of /api/timezone/{name}.
   { pattern: "/", on: "api", label: "api_index", limited: true, only: "wta", handle: apiIndex },
-  { pattern: "/{name*}", on: "api", label: "timezone", limited: true, only: "wta", handle: worldTimeApiAlias },
+  { pattern: "/{name*}", on: "api", label: "timezone", limited: true, only: "wta", handle: withTzdb(worldTimeApiAlias) },
 ];
 
 /** The WorldTimeAPI profile's prefix. */

@@ -2,7 +2,7 @@
 // whose present or future it changed (windows ending after the release's date); and per
 // name, one entry per release that changed its answers. Atom (RFC 4287) and JSON Feed 1.1,
 // from the same entries. Links are relative to the service (each entry links to its
-// release's page, GET /tzdb/{release}/changes), and carry no type: feed readers take only an
+// release's page on the website, /releases/{release}/), and carry no type: feed readers take only an
 // untyped or HTML alternate link as the entry's link.
 
 import { formatDateTime } from "../../core/time-format.ts";
@@ -17,7 +17,7 @@ const TAG = "tag:zonetime.invalid,2026:";
 export interface FeedEntry {
   id: string;
   title: string;
-  /** Where the entry's page is: the release's changes. */
+  /** Where the entry's page is: the release's page on the website. */
   link: string;
   updated: string;
   summary: string;
@@ -39,6 +39,9 @@ function updatedOf(history: TzdbHistory, release: string, builtAt: number): stri
   return iso(releaseInstant(history, release, builtAt));
 }
 
+/** A release's page on the website (site/src/pages/releases/), which /tzdb/{release}/changes answers as JSON. */
+export const releasePage = (release: string) => `/releases/${release}/`;
+
 export function releasesFeed(history: TzdbHistory, builtAt: number): Feed {
   const entries: FeedEntry[] = [];
   for (const meta of history.releases) {
@@ -53,7 +56,7 @@ export function releasesFeed(history: TzdbHistory, builtAt: number): Feed {
     entries.push({
       id: `${TAG}tzdb/${meta.release}`,
       title: `tzdb ${meta.release}`,
-      link: `/tzdb/${meta.release}/changes`,
+      link: releasePage(meta.release),
       updated: updatedOf(history, meta.release, builtAt),
       summary: meta.summary,
       content: since === null ? `${meta.summary}\n\nThe oldest release served.`
@@ -83,7 +86,7 @@ export function nameFeed(history: TzdbHistory, name: string, builtAt: number): F
     entries.push({
       id: `${TAG}timezone/${name}/${meta.release}`,
       title: `${name} in tzdb ${meta.release}`,
-      link: `/tzdb/${meta.release}/changes`,
+      link: releasePage(meta.release),
       updated: updatedOf(history, meta.release, builtAt),
       summary: meta.summary,
       content,

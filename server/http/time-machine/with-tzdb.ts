@@ -8,21 +8,20 @@ import type { ApiData } from "../pipeline/api-data.ts";
 import type { RouteHandler, RouteRequest } from "../contract.ts";
 import { releaseParam } from "./release-param.ts";
 
-/** Each release's data, made on first use, per loaded data (a reload starts afresh). */
-const releaseData = new WeakMap<ApiData, Map<string, ApiData>>();
-
+/** A release's data (`release` already known to be served): made once per load, then kept in data.releaseData. */
 export function dataOfRelease(data: ApiData, release: string): ApiData {
-  let byRelease = releaseData.get(data);
-  if (byRelease === undefined) {
-    byRelease = new Map();
-    releaseData.set(data, byRelease);
-  }
-  let derived = byRelease.get(release);
+  let derived = data.releaseData.get(release);
   if (derived === undefined) {
     derived = data.withZones(data.history.table(release)!);
-    byRelease.set(release, derived);
+    data.releaseData.set(release, derived);
   }
   return derived;
+}
+
+/** Where a plain `tzdb=VALUE` pair found at `at` ends (the `&` after it, or the query's end). */
+function pairEnd(query: string, at: number): number {
+  const end = query.indexOf("&", at);
+  return end < 0 ? query.length : end;
 }
 
 /**
@@ -34,31 +33,60 @@ function servedReleaseAt(request: RouteRequest, at: number): string | undefined 
   const { query } = request;
   if (at > 0 && query.charCodeAt(at - 1) !== 38 /* & */) return undefined;
   if (query.indexOf("tzdb=", at + 5) >= 0) return undefined;
-  const end = query.indexOf("&", at);
-  const value = query.slice(at + 5, end < 0 ? undefined : end);
+  const value = query.slice(at + 5, pairEnd(query, at));
   return request.data.history.meta(value) === undefined ? undefined : value;
+}
+
+/**
+ * The query without the plain `tzdb=` pair at `at`: what the handler reads is then the
+ * query it would have without the release, so `?tzdb=2019c` alone is an empty query and
+ * takes the same fast paths (no `at`, no `lang`) as the default answer.
+ */
+function withoutPair(query: string, at: number): string {
+  const end = pairEnd(query, at);
+  if (at === 0) return end === query.length ? "" : query.slice(end + 1);
+  return query.slice(0, at - 1) + query.slice(end);
+}
+
+/** What a query naming a release asks for; undefined when it names none after all (`xtzdb=`). Kept per query. */
+function releaseQuery(request: RouteRequest): { data: ApiData; query: string } | undefined {
+  const { data, query } = request;
+  const kept = data.releaseQueries.get(query);
+  if (kept !== undefined) return kept;
+  const at = query.indexOf("tzdb=");
+  const plain = servedReleaseAt(request, at);
+  const release = plain ?? releaseParam(request, "tzdb");
+  if (release === undefined) return undefined;
+  const asked = {
+    data: release === data.history.defaultRelease ? data : dataOfRelease(data, release),
+    query: plain === undefined ? query : withoutPair(query, at),
+  };
+  data.releaseQueries.set(query, asked);
+  return asked;
 }
 
 export function withTzdb(handle: RouteHandler): RouteHandler {
   return (request, state) => {
     // Nearly every request names no release: one substring test, nothing parsed.
-    const at = request.query.indexOf("tzdb=");
-    if (at < 0) return handle(request, state);
-    const release = servedReleaseAt(request, at) ?? releaseParam(request, "tzdb");
-    if (release === undefined || release === request.data.history.defaultRelease) return handle(request, state);
+    if (request.query.indexOf("tzdb=") < 0) return handle(request, state);
+    const asked = releaseQuery(request);
+    if (asked === undefined) return handle(request, state);
     // The request itself answers from the release's data for the length of this synchronous
-    // call (every GET handler is), then goes back: no copy of the request per answer.
-    const data = request.data;
-    request.data = dataOfRelease(data, release);
+    // call (every GET handler is), then goes back: no copy of the request per answer. Its
+    // URL still names the release, so what is remembered by URL stays the release's.
+    const { data, query } = request;
+    request.data = asked.data;
+    request.query = asked.query;
     try {
       return handle(request, state);
     } catch (error) {
       if (error instanceof HttpError && error.code === "unknown_location") {
-        throw notFound("unknown_location", `unknown location in tzdb ${release}`);
+        throw notFound("unknown_location", `unknown location in tzdb ${asked.data.zones.tzdbVersion}`);
       }
       throw error;
     } finally {
       request.data = data;
+      request.query = query;
     }
   };
 }
