@@ -44,6 +44,14 @@ export const EXAMPLE_REQUESTS: Record<string, { request: string; live?: string[]
   getDeviceTz: { request: `/timezone/Europe/London/device?at=${AT}` },
   getDeviceTzList: { request: `/device?at=${AT}` },
   getDeviceTzCsv: { request: `/device.csv?at=${AT}` },
+  getTzdbReleases: { request: "/tzdb" },
+  getReleaseChanges: { request: "/tzdb/2025b/changes" },
+  getNameChanges: { request: "/timezone/America/Asuncion/changes?from=2024a&to=2025a" },
+  // The newest release's entry is dated by the build where NEWS has no date for it.
+  getTzdbFeedAtom: { request: "/tzdb/feed.atom", live: ["updated"] },
+  getTzdbFeedJson: { request: "/tzdb/feed.json", live: ["date_published"] },
+  getNameFeedAtom: { request: "/timezone/America/Asuncion/feed.atom" },
+  getNameFeedJson: { request: "/timezone/America/Asuncion/feed.json" },
 };
 
 export interface ApiExample {
@@ -58,8 +66,13 @@ export interface ApiExample {
 
 /** An answer's text as the page shows it (the test makes the live answer's the same way). */
 export function displayed(body: string, contentType: string): string[] {
-  const text = contentType.startsWith("application/json") ? JSON.stringify(JSON.parse(body), null, 2) : body.replace(/\n$/, "");
+  const text = isJson(contentType) ? JSON.stringify(JSON.parse(body), null, 2) : body.replace(/\n$/, "");
   return text.split("\n");
+}
+
+/** application/json, or a JSON-based type (`application/feed+json`). */
+export function isJson(contentType: string): boolean {
+  return /^application\/([a-z.-]+\+)?json\b/.test(contentType);
 }
 
 export async function apiExamples(dataDir: string): Promise<Record<string, ApiExample>> {

@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../support/test-server.ts";
 import { startSiteSession, VISITOR, type SiteSession } from "../support/site-browser.ts";
+import { isJson } from "../../scripts/site/api-examples.ts";
 
 let session: SiteSession;
 beforeAll(async () => {
@@ -27,14 +28,16 @@ function nativeOperationIds(): string[] {
 
 /** An answer as the page shows it: JSON indented by two spaces; other text as it is. */
 function displayed(body: string, contentType: string): string[] {
-  const text = contentType.startsWith("application/json") ? JSON.stringify(JSON.parse(body), null, 2) : body.replace(/\n$/, "");
+  const text = isJson(contentType) ? JSON.stringify(JSON.parse(body), null, 2) : body.replace(/\n$/, "");
   return text.split("\n");
 }
 
-/** A `"key": value` line of a live key, its value blanked. */
+/** A `"key": value` line (or an XML `<key>value</key>` line) of a live key, its value blanked. */
 const maskLive = (line: string, live: string[]) => {
   const m = /^(\s*"([^"]+)": )(.*?)(,?)$/.exec(line);
-  return m && live.includes(m[2]!) ? `${m[1]}…${m[4]}` : line;
+  if (m && live.includes(m[2]!)) return `${m[1]}…${m[4]}`;
+  const x = /^(\s*<([a-z_]+)>).*(<\/\2>)$/.exec(line);
+  return x && live.includes(x[2]!) ? `${x[1]}…${x[3]}` : line;
 };
 /** The metric name of an exposition line (`name{labels} value`), or the whole line for # HELP/# TYPE. */
 const metricOf = (line: string) => (line.startsWith("#") ? line : line.split(/[{ ]/)[0]!);
