@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { SiteEncoding } from "./site-encoding.ts";
+import { SITE_ASSET, SITE_FILE, SITE_PAGE } from "../caching/cache-policy.ts";
 
 export interface StaticFile {
   type: string;
@@ -42,9 +43,6 @@ const TYPES: Record<string, string> = {
   webmanifest: "application/manifest+json",
 };
 
-const IMMUTABLE = "public, max-age=31536000, immutable";
-const PAGE = "public, max-age=300";
-const OTHER = "public, max-age=86400";
 
 /** For HTML: what the pages may load (scripts and styles are Astro's inlined ones). */
 export const PAGE_SECURITY_HEADERS = {
@@ -95,7 +93,7 @@ export class StaticSite {
     if (this.totalBytes > MAX_SITE_BYTES) throw new Error(`${root}: over ${MAX_SITE_BYTES} bytes, which is not the website the build makes`);
     const file: StaticFile = {
       type: TYPES[extension] ?? "application/octet-stream",
-      cacheControl: url.startsWith("/_astro/") ? IMMUTABLE : extension === "html" ? PAGE : OTHER,
+      cacheControl: url.startsWith("/_astro/") ? SITE_ASSET : extension === "html" ? SITE_PAGE : SITE_FILE,
       body: readFileSync(full),
       encoded: {},
     };

@@ -14,54 +14,56 @@ import { v1AvailableTimeZones, v1CurrentTime, v1Unix, v1ZoneInfo } from "./timea
 import { convertTimeZone as tzdbConvert, getTimeZone, listTimeZone } from "./timezonedb/tzdb-routes.ts";
 import { TIMEZONEDB } from "./timezonedb/tzdb-output.ts";
 import { keptFirst } from "./kept-answers.ts";
+import { LIVE, RELEASE, RELEASE_BY_LANGUAGE, type CachePolicy } from "../caching/cache-policy.ts";
 
 /** A POST-only route answers GET with timeapi.io's 405. */
 const postOnly = () => {
   throw timeapiError("Method Not Allowed", 405);
 };
 
-const timeapi = (pattern: string, label: string, handle: RouteRow["handle"], extra: Partial<RouteRow> = {}): RouteRow =>
-  ({ pattern, on: "api", only: "wta", caseless: true, label, limited: true, dialect: LEGACY, handle, ...extra });
-const timeapiV1 = (pattern: string, handle: RouteRow["handle"]): RouteRow =>
-  ({ pattern, on: "api", only: "wta", caseless: true, label: "timeapi_v1", limited: true, dialect: V1, handle });
+// `cache`: timeapi.io's answers are about now (LIVE) but its name lists and calendar days.
+const timeapi = (pattern: string, label: string, cache: CachePolicy, handle: RouteRow["handle"], extra: Partial<RouteRow> = {}): RouteRow =>
+  ({ pattern, on: "api", only: "wta", caseless: true, label, cache, limited: true, dialect: LEGACY, handle, ...extra });
+const timeapiV1 = (pattern: string, cache: CachePolicy, handle: RouteRow["handle"]): RouteRow =>
+  ({ pattern, on: "api", only: "wta", caseless: true, label: "timeapi_v1", cache, limited: true, dialect: V1, handle });
 
 const TIMEAPI_ROWS: RouteRow[] = [
-  timeapi("/time/current/zone", "timeapi_time", currentTime(byZone)),
-  timeapi("/time/current/coordinate", "timeapi_time", currentTime(byCoordinate)),
-  timeapi("/time/current/ip", "timeapi_time", currentTime(byIp)),
-  timeapi("/timezone/availabletimezones", "timeapi_timezone", availableTimeZones),
-  timeapi("/timezone/zone", "timeapi_timezone", zoneInfo(byZone)),
-  timeapi("/timezone/coordinate", "timeapi_timezone", zoneInfo(byCoordinate)),
-  timeapi("/timezone/ip", "timeapi_timezone", zoneInfo(byIp)),
-  timeapi("/conversion/converttimezone", "timeapi_conversion", postOnly, { post: convertTimeZone }),
-  timeapi("/conversion/translate", "timeapi_conversion", postOnly, { post: translate }),
-  timeapi("/conversion/dayoftheweek/{date}", "timeapi_conversion", dayOfTheWeek),
-  timeapi("/conversion/dayoftheyear/{date}", "timeapi_conversion", dayOfTheYear),
-  timeapi("/calculation/current/increment", "timeapi_calculation", postOnly, { post: calculation(false, 1) }),
-  timeapi("/calculation/current/decrement", "timeapi_calculation", postOnly, { post: calculation(false, -1) }),
-  timeapi("/calculation/custom/increment", "timeapi_calculation", postOnly, { post: calculation(true, 1) }),
-  timeapi("/calculation/custom/decrement", "timeapi_calculation", postOnly, { post: calculation(true, -1) }),
-  timeapi("/health/check", "timeapi_health", healthCheck),
-  timeapiV1("/v1/time/current/zone", v1CurrentTime(byZone)),
-  timeapiV1("/v1/time/current/coordinate", v1CurrentTime(byCoordinate)),
-  timeapiV1("/v1/time/current/ip", v1CurrentTime(byIp)),
-  timeapiV1("/v1/time/current/unix", v1Unix),
-  timeapiV1("/v1/timezone/zone", v1ZoneInfo(byZone)),
-  timeapiV1("/v1/timezone/coordinate", v1ZoneInfo(byCoordinate)),
-  timeapiV1("/v1/timezone/ip", v1ZoneInfo(byIp)),
-  timeapiV1("/v1/timezone/availabletimezones", v1AvailableTimeZones),
+  timeapi("/time/current/zone", "timeapi_time", LIVE, currentTime(byZone)),
+  timeapi("/time/current/coordinate", "timeapi_time", LIVE, currentTime(byCoordinate)),
+  timeapi("/time/current/ip", "timeapi_time", LIVE, currentTime(byIp)),
+  timeapi("/timezone/availabletimezones", "timeapi_timezone", RELEASE, availableTimeZones),
+  timeapi("/timezone/zone", "timeapi_timezone", LIVE, zoneInfo(byZone)),
+  timeapi("/timezone/coordinate", "timeapi_timezone", LIVE, zoneInfo(byCoordinate)),
+  timeapi("/timezone/ip", "timeapi_timezone", LIVE, zoneInfo(byIp)),
+  timeapi("/conversion/converttimezone", "timeapi_conversion", LIVE, postOnly, { post: convertTimeZone }),
+  timeapi("/conversion/translate", "timeapi_conversion", LIVE, postOnly, { post: translate }),
+  timeapi("/conversion/dayoftheweek/{date}", "timeapi_conversion", RELEASE, dayOfTheWeek),
+  timeapi("/conversion/dayoftheyear/{date}", "timeapi_conversion", RELEASE, dayOfTheYear),
+  timeapi("/calculation/current/increment", "timeapi_calculation", LIVE, postOnly, { post: calculation(false, 1) }),
+  timeapi("/calculation/current/decrement", "timeapi_calculation", LIVE, postOnly, { post: calculation(false, -1) }),
+  timeapi("/calculation/custom/increment", "timeapi_calculation", LIVE, postOnly, { post: calculation(true, 1) }),
+  timeapi("/calculation/custom/decrement", "timeapi_calculation", LIVE, postOnly, { post: calculation(true, -1) }),
+  timeapi("/health/check", "timeapi_health", LIVE, healthCheck),
+  timeapiV1("/v1/time/current/zone", LIVE, v1CurrentTime(byZone)),
+  timeapiV1("/v1/time/current/coordinate", LIVE, v1CurrentTime(byCoordinate)),
+  timeapiV1("/v1/time/current/ip", LIVE, v1CurrentTime(byIp)),
+  timeapiV1("/v1/time/current/unix", LIVE, v1Unix),
+  timeapiV1("/v1/timezone/zone", LIVE, v1ZoneInfo(byZone)),
+  timeapiV1("/v1/timezone/coordinate", LIVE, v1ZoneInfo(byCoordinate)),
+  timeapiV1("/v1/timezone/ip", LIVE, v1ZoneInfo(byIp)),
+  timeapiV1("/v1/timezone/availabletimezones", RELEASE, v1AvailableTimeZones),
 ];
 
 const tzdb = (version: "v2" | "v2.1"): RouteRow[] => [
-  { pattern: `/${version}/get-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: keptFirst(getTimeZone(version)) },
-  { pattern: `/${version}/list-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: keptFirst(listTimeZone) },
-  { pattern: `/${version}/convert-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: keptFirst(tzdbConvert) },
+  { pattern: `/${version}/get-time-zone`, on: "raw", label: "timezonedb", cache: LIVE, limited: true, dialect: TIMEZONEDB, handle: keptFirst(getTimeZone(version)) },
+  { pattern: `/${version}/list-time-zone`, on: "raw", label: "timezonedb", cache: LIVE, limited: true, dialect: TIMEZONEDB, handle: keptFirst(listTimeZone) },
+  { pattern: `/${version}/convert-time-zone`, on: "raw", label: "timezonedb", cache: LIVE, limited: true, dialect: TIMEZONEDB, handle: keptFirst(tzdbConvert) },
 ];
 
 export const DIALECT_ROUTES: readonly RouteRow[] = [
   ...TIMEAPI_ROWS,
   ...tzdb("v2.1"),
   ...tzdb("v2"),
-  { pattern: "/maps/api/timezone/json", on: "raw", label: "google", limited: true, dialect: GOOGLE_JSON, handle: keptFirst(timezone("json")) },
-  { pattern: "/maps/api/timezone/xml", on: "raw", label: "google", limited: true, dialect: GOOGLE_XML, handle: keptFirst(timezone("xml")) },
+  { pattern: "/maps/api/timezone/json", on: "raw", label: "google", cache: RELEASE_BY_LANGUAGE, limited: true, dialect: GOOGLE_JSON, handle: keptFirst(timezone("json")) },
+  { pattern: "/maps/api/timezone/xml", on: "raw", label: "google", cache: RELEASE_BY_LANGUAGE, limited: true, dialect: GOOGLE_XML, handle: keptFirst(timezone("xml")) },
 ];
