@@ -112,7 +112,8 @@ describe("Vary: exactly where an answer changes with a request header", () => {
       const vary = plain.headers.get("vary");
       if (vary !== (row.cache.vary !== null && !String(sample).includes("language=") ? row.cache.vary : null)) differing.push(`${row.pattern}: Vary ${vary}`);
       if (row.cache.vary !== null) continue;
-      for (const headers of [{ "accept-language": "ja" }, { accept: "text/html" }, { accept: "application/xml" }, { "accept-encoding": "br" }]) {
+      const others: Record<string, string>[] = [{ "accept-language": "ja" }, { accept: "text/html" }, { accept: "application/xml" }, { "accept-encoding": "br" }];
+      for (const headers of others) {
         const other = await ask(sample, headers);
         if ((await other.text()) !== body) differing.push(`${row.pattern} with ${JSON.stringify(headers)}`);
       }
