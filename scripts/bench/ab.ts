@@ -2,7 +2,8 @@
 // with its generated/ built) served side by side, one worker each, pinned to CPU 1 where
 // taskset exists, wrk on CPU 0; per endpoint, BENCH_ROUNDS rounds alternate old and new
 // (a shared machine drifts from one run to the next), and the medians are printed with
-// new/old ratios of requests/s and of the server's CPU per request, then each service's RSS.
+// new/old ratios of requests/s and of the server's CPU per request, then each service's RSS
+// (the median of a reading after every round: one reading lands before or after a GC at random).
 // For a change to the request path: no endpoint should lose more than 3%.
 
 import { cpuTicks, pinned, PIN, startListening, TICKS_PER_SECOND, type Listening } from "./bench-process.ts";
@@ -33,6 +34,7 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 const [oldDir, newDir = join(import.meta.dir, "..", "..")] = process.argv.slice(2).map((d) => resolve(d));
 if (oldDir === undefined) throw new Error("usage: bun scripts/bench/ab.ts OLD_CHECKOUT [NEW_CHECKOUT]");
 const [oldService, newService] = [await start(oldDir), await start(newDir!)];
+const rss = { old: [] as number[], new: [] as number[] };
 try {
   console.log(`A/B: ${oldDir} (old) and ${newDir} (new); wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, median of ${ROUNDS} alternating rounds${PIN ? ", pinned" : ""}`);
   console.log(`  ${"endpoint".padEnd(66)} ${"old req/s".padStart(10)} ${"new req/s".padStart(10)} ${"ratio".padStart(6)} ${"old cpu".padStart(8)} ${"new cpu".padStart(8)} ${"ratio".padStart(6)}`);
@@ -43,12 +45,15 @@ try {
     for (let r = 0; r < ROUNDS; r++) {
       runs.old.push(wrk(oldService, path));
       runs.new.push(wrk(newService, path));
+      rss.old.push(rssMb(oldService.child.pid));
+      rss.new.push(rssMb(newService.child.pid));
     }
     const rps = (xs: { rps: number }[]) => median(xs.map((x) => x.rps));
     const cpu = (xs: { cpu: number }[]) => median(xs.map((x) => x.cpu));
     console.log(`  ${path.slice(0, 66).padEnd(66)} ${rps(runs.old).toFixed(0).padStart(10)} ${rps(runs.new).toFixed(0).padStart(10)} ${(rps(runs.new) / rps(runs.old)).toFixed(3).padStart(6)} ${cpu(runs.old).toFixed(1).padStart(8)} ${cpu(runs.new).toFixed(1).padStart(8)} ${(cpu(runs.new) / cpu(runs.old)).toFixed(3).padStart(6)}`);
   }
-  console.log(`  RSS after the run: old ${rssMb(oldService.child.pid).toFixed(1)} MB, new ${rssMb(newService.child.pid).toFixed(1)} MB`);
+  const spread = (xs: number[]) => `${median(xs).toFixed(1)} MB (${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)})`;
+  console.log(`  RSS, median of ${rss.old.length} readings after rounds: old ${spread(rss.old)}, new ${spread(rss.new)}`);
 } finally {
   oldService.child.kill();
   newService.child.kill();

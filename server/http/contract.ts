@@ -16,6 +16,7 @@ import type { RateLimit, RateLimitConfig } from "./limits/rate-limiter.ts";
 import type { SharedRateLimiter } from "./limits/shared-rate-limiter.ts";
 import type { StaticSite } from "./bun/static-site.ts";
 import type { CachePolicy } from "./caching/cache-policy.ts";
+import type { RequestClock } from "./pipeline/request-clock.ts";
 
 /** What a route's handler is given: the request as parsed, the data and the clock. */
 export interface RouteRequest {
@@ -148,6 +149,8 @@ export interface HttpConfig {
 export interface AppState {
   data: ApiData;
   clock: Clock;
+  /** `clock`, remembering the reading the current request's answer is made from (its Date). */
+  requestClock: RequestClock;
   config: HttpConfig;
   /** The client budgets (rate-limiter.ts): any RateLimit, whatever keeps its state (the instance's table, or Redis). */
   limiter: RateLimit | null;

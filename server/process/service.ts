@@ -147,7 +147,7 @@ export async function startServer(
     try {
       const load = nextLoad;
       nextLoad = fromDisk;
-      state.data = apiData(await load(), config.tls !== null, config.answerCacheBytes, state.data);
+      state.data = apiData(await load(), config.tls !== null, state.requestClock, config.answerCacheBytes, state.data);
       logEvent("reloaded", {
         worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts,
         site: state.site ? { files: state.site.size, bytes: state.site.totalBytes } : null,

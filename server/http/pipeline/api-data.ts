@@ -14,6 +14,7 @@ import { ZoneNamer } from "../../names/zone-namer.ts";
 import { AnswerCache } from "../caching/answer-cache.ts";
 import { createMemos, type Memos } from "../caching/memos.ts";
 import { Responses } from "./responses.ts";
+import type { RequestClock } from "./request-clock.ts";
 
 /** generated/ as server/process/load-data.ts reads it: plain data, nothing of HTTP. */
 export interface Tables {
@@ -58,7 +59,8 @@ const HSTS = "max-age=31536000; includeSubDomains";
 
 /** The tables made ready to answer from: headers carrying their version, the list ETag, the renderer's templates. */
 /** `previous`: the data this load replaces (a reload), whose memo counts go on. */
-export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT_ANSWER_CACHE_BYTES, previous?: ApiData): ApiData {
+/** `clock`: the request clock whose reading dates every answer (request-clock.ts). */
+export function apiData(tables: Tables, tls: boolean, clock: RequestClock, answerCacheBytes = DEFAULT_ANSWER_CACHE_BYTES, previous?: ApiData): ApiData {
   // The data version: the release, and what the build wrote (the manifest's checksums and build
   // time; without a manifest, the names), so that an ETag changes whenever an answer may.
   const built = tables.manifest === null ? tables.zones.names.join("\n") : JSON.stringify(tables.manifest);
@@ -66,11 +68,11 @@ export function apiData(tables: Tables, tls: boolean, answerCacheBytes = DEFAULT
   const extraHeaders: Record<string, string> = tls ? { "Strict-Transport-Security": HSTS } : {};
   return {
     ...tables,
-    responses: new Responses(tables.zones.tzdbVersion, extraHeaders),
+    responses: new Responses(tables.zones.tzdbVersion, extraHeaders, clock),
     renderer: new TimeObjectRenderer(tables.zones),
     namer: new ZoneNamer(tables.zones, tables.names),
     answers: new AnswerCache(answerCacheBytes, `tz-${tables.zones.tzdbVersion}-${fingerprint}`),
     memos: createMemos(previous?.memos),
-    withZones: (zones) => apiData({ ...tables, zones }, tls, RELEASE_ANSWER_CACHE_BYTES),
+    withZones: (zones) => apiData({ ...tables, zones }, tls, clock, RELEASE_ANSWER_CACHE_BYTES),
   };
 }

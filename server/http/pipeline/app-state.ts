@@ -9,6 +9,7 @@ import { SharedRateLimiter } from "../limits/shared-rate-limiter.ts";
 import { ROUTE_LABELS } from "../routing/route-table.ts";
 import type { AppState, HttpConfig } from "../contract.ts";
 import { StaticSite } from "../bun/static-site.ts";
+import { RequestClock } from "./request-clock.ts";
 
 /** `rateMemory`: the rate table's memory, shared by an instance's workers (private when alone). */
 export function createAppState(tables: Tables, clock: Clock, config: HttpConfig, workerId = "0", rateMemory?: ArrayBuffer): AppState {
@@ -16,9 +17,11 @@ export function createAppState(tables: Tables, clock: Clock, config: HttpConfig,
   const local = config.rateLimit ? new RateLimiter(config.rateLimit, rateMemory) : null;
   const shared = local && config.rateLimitStore ? new SharedRateLimiter(config.rateLimit!, config.rateLimitStore, local, metrics.rateStore, config.rateLimitStoreTimeoutMs) : null;
   if (shared !== null) metrics.rateStoreState = () => shared.report().state;
+  const requestClock = new RequestClock(clock);
   const state: AppState = {
-    data: apiData(tables, config.tls !== null, config.answerCacheBytes),
+    data: apiData(tables, config.tls !== null, requestClock, config.answerCacheBytes),
     clock,
+    requestClock,
     config,
     limiter: shared ?? local,
     sharedLimiter: shared,

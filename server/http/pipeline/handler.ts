@@ -4,9 +4,9 @@
 // with a JSON 500, never a stack trace (and every 500 is a bug).
 
 import type { Server } from "bun";
-import type { Instant } from "../../core/clock.ts";
 import { logError, logEvent } from "../../core/log.ts";
 import { httpDate } from "./http-date.ts";
+import type { RequestClock } from "./request-clock.ts";
 import { acceptsHtml, refusesHtml } from "./accepts-html.ts";
 import type { AppState } from "../contract.ts";
 import { Memo } from "../caching/memo.ts";
@@ -33,10 +33,8 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
   const trust: ProxyTrust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
   // What the answer cost (contract.ts, RouteRequest.cost): one holder, the handler being synchronous.
   const spent = { cost: 1 };
-  // The Date header names the second of this request's own clock reading (the one its body
-  // was made from), else of a reading taken as it leaves: Bun's own Date is refreshed by a
-  // timer and lagged the body by up to 1.58 s under load (issue 30).
-  const dated: DatedClock = { reading: null, read: () => (dated.reading = state.clock()) };
+  // The Date header names the second of the reading this request's body was made from (request-clock.ts).
+  const dated = state.requestClock;
   // One RouteRequest, refilled per request (the handler is synchronous): no object or closure per request.
   const request = new PipelineRequest(state, trust, dated.read);
   // Each URL's target and route, kept (routing is 12% of a time object's CPU in process).
@@ -44,7 +42,7 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
   if (counted) state.metrics.memoSources.push(() => [routes]);
   return (req, server, raw) => {
     const started = performance.now();
-    dated.reading = null;
+    dated.begin();
     const url = req.url;
     const { target, match: routedMatch } = routedTarget(routes, url);
     // Who the client is costs Bun about a microsecond (requestIP): resolved here only when a
@@ -106,12 +104,6 @@ function routedTarget(memo: Memo<RoutedTarget>, url: string): RoutedTarget {
   return routed;
 }
 
-/** The service's clock, remembering its last reading (the handler is synchronous: a GET's own). */
-interface DatedClock {
-  reading: Instant | null;
-  read: () => Instant;
-}
-
 /** An exception no route answered: logged, and a JSON 500 (a bug, never the client's stack trace). */
 function failedRequest(state: AppState, method: string, path: string, error: unknown): Response {
   logError("request_failed", error, { method, path: path.slice(0, 256) });
@@ -129,9 +121,9 @@ function checkedMatch(match: RouteMatch, raw: RawPath): RouteMatch {
 }
 
 /** What every answer gets on its way out: rate limit headers, `Connection: close` when draining, metrics, the access log. */
-function finish(state: AppState, dated: DatedClock, counted: boolean, method: string, path: string, match: RouteMatch, client: string | null, started: number, decision: RateDecision | null, response: Response): Response {
-  const reading = dated.reading ?? state.clock();
-  response.headers.set("Date", httpDate(reading.seconds * 1000));
+function finish(state: AppState, dated: RequestClock, counted: boolean, method: string, path: string, match: RouteMatch, client: string | null, started: number, decision: RateDecision | null, response: Response): Response {
+  // Most answers come with their Date in their shared Headers (responses.ts); the rest get it here.
+  if (response !== dated.dated) response.headers.set("Date", httpDate(dated.second() * 1000));
   if (decision?.limited) {
     // On every answer of a limited route, not only on 429 (draft-ietf-httpapi-ratelimit-headers).
     response.headers.set("RateLimit-Policy", state.config.rateLimit!.policy);
@@ -223,7 +215,9 @@ function respond(req: Request, server: Server<unknown> | null, url: string, targ
           cost: 1,
         };
         const contentType = req.headers.get("content-type");
-        return readBody(req).then((body) => route.post!(request, body, contentType)).catch((error) => {
+        // Other requests have used the request clock while the body arrived: this answer's reading is its own.
+        return readBody(req).then((body) => (state.requestClock.begin(), route.post!(request, body, contentType))).catch((error) => {
+          state.requestClock.begin();
           if (!(error instanceof HttpError)) throw error;
           // Not the service's fault, but an operator wants to see it: one line, on stdout with the events.
           if (error.status === CLIENT_CLOSED_STATUS || endsConnection(error)) logEvent("request_body_refused", { code: error.code, status: error.status, path: target.path.slice(0, 256) });
