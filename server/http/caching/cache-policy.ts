@@ -19,7 +19,7 @@
 
 export interface CachePolicy {
   /** How docs/shared-caches.md names it. */
-  readonly name: "live" | "until" | "release";
+  readonly name: "live" | "until" | "release" | "live or release";
   /** The request header its answers may vary by (then only those that read it say so), or null. */
   readonly vary: string | null;
   /** Cache-Control for an answer that stays right for `maxAge` seconds. */
@@ -55,6 +55,13 @@ const releaseCacheControl = madeOnce((maxAge) => `public, max-age=${maxAge}, s-m
 
 /** A function of the URL and the data release: kept, and served stale while fetched anew. */
 export const RELEASE: CachePolicy = { name: "release", vary: null, cacheControl: releaseCacheControl };
+
+/**
+ * `/timezone/{name}` and WorldTimeAPI's `/api/{name}`: a zone's name answers a time object,
+ * live (responses.ts makes every time object no-store), and an area's name the list of names
+ * under it (`/timezone/America/Argentina`), an answer of the release.
+ */
+export const LIVE_OR_RELEASE: CachePolicy = { name: "live or release", vary: null, cacheControl: releaseCacheControl };
 
 export const ACCEPT_LANGUAGE = "Accept-Language";
 

@@ -17,7 +17,7 @@ import { sync } from "../routes/sync-route.ts";
 import { DIALECT_ROUTES } from "../dialects/dialect-routes.ts";
 import { health, healthLive, healthReady, metrics, openapiDocument } from "../routes/service-routes.ts";
 import { withTzdb } from "../time-machine/with-tzdb.ts";
-import { LIVE, RELEASE, UNTIL } from "../caching/cache-policy.ts";
+import { LIVE, LIVE_OR_RELEASE, RELEASE, UNTIL } from "../caching/cache-policy.ts";
 import { nameChanges, nameFeedAtom, nameFeedJson, releaseChangesRoute, tzdbFeedAtom, tzdbFeedJson, tzdbIndex } from "../time-machine/tzdb-routes.ts";
 
 export const ROUTE_TABLE: readonly RouteRow[] = [
@@ -32,7 +32,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/timezone/{name*}/changes", on: "api", label: "tzdb_changes", cache: RELEASE, limited: true, text: false, handle: remembered(nameChanges) },
   { pattern: "/timezone/{name*}/feed.atom", on: "api", label: "tzdb_feed", cache: RELEASE, limited: true, text: false, handle: remembered(nameFeedAtom) },
   { pattern: "/timezone/{name*}/feed.json", on: "api", label: "tzdb_feed", cache: RELEASE, limited: true, text: false, handle: remembered(nameFeedJson) },
-  { pattern: "/timezone/{name*}", on: "api", label: "timezone", cache: LIVE, limited: true, handle: withTzdb(timezoneName) },
+  { pattern: "/timezone/{name*}", on: "api", label: "timezone", cache: LIVE_OR_RELEASE, limited: true, handle: withTzdb(timezoneName) },
   { pattern: "/tzdb", on: "api", label: "tzdb", cache: RELEASE, limited: true, text: false, handle: remembered(tzdbIndex) },
   { pattern: "/tzdb/feed.atom", on: "api", label: "tzdb_feed", cache: RELEASE, limited: true, text: false, handle: remembered(tzdbFeedAtom) },
   { pattern: "/tzdb/feed.json", on: "api", label: "tzdb_feed", cache: RELEASE, limited: true, text: false, handle: remembered(tzdbFeedJson) },
@@ -54,7 +54,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/openapi.json", on: "raw", label: "site", cache: RELEASE, limited: true, handle: openapiDocument },
   // Last: under /api, "/" is the index and any other name is WorldTimeAPI's short form of /api/timezone/{name}.
   { pattern: "/", on: "api", label: "api_index", cache: RELEASE, limited: true, only: "wta", handle: apiIndex },
-  { pattern: "/{name*}", on: "api", label: "timezone", cache: LIVE, limited: true, only: "wta", handle: worldTimeApiAlias },
+  { pattern: "/{name*}", on: "api", label: "timezone", cache: LIVE_OR_RELEASE, limited: true, only: "wta", handle: worldTimeApiAlias },
 ];
 
 /** The WorldTimeAPI profile's prefix. */
