@@ -57,7 +57,7 @@ const releaseCacheControl = madeOnce((maxAge) => `public, max-age=${maxAge}, s-m
 export const RELEASE: CachePolicy = { name: "release", vary: null, cacheControl: releaseCacheControl };
 
 /**
- * `/timezone/{name}` and WorldTimeAPI's `/api/{name}`: a zone's name answers a time object,
+ * `/timezone/{name}` (and `/api/timezone/{name}`): a zone's name answers a time object,
  * live (responses.ts makes every time object no-store), and an area's name the list of names
  * under it (`/timezone/America/Argentina`), an answer of the release.
  */

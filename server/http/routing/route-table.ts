@@ -54,7 +54,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/openapi.json", on: "raw", label: "site", cache: RELEASE, limited: true, handle: openapiDocument },
   // Last: under /api, "/" is the index and any other name is WorldTimeAPI's short form of /api/timezone/{name}.
   { pattern: "/", on: "api", label: "api_index", cache: RELEASE, limited: true, only: "wta", handle: apiIndex },
-  { pattern: "/{name*}", on: "api", label: "timezone", cache: LIVE_OR_RELEASE, limited: true, only: "wta", handle: worldTimeApiAlias },
+  { pattern: "/{name*}", on: "api", label: "timezone", cache: LIVE, limited: true, only: "wta", handle: worldTimeApiAlias },
 ];
 
 /** The WorldTimeAPI profile's prefix. */
