@@ -198,6 +198,45 @@ test(`${REQUESTS} requests from ${CLIENTS} clients through Varnish: per-route hi
   expect(Math.max(...[...googleNames.values()].map((s) => s.size))).toBeGreaterThanOrEqual(8);
 }, 300_000);
 
+test("the VCL's own rules: no grace past an answer's end unless it says stale-while-revalidate; an unmarked answer is not kept", async () => {
+  // A backend whose every answer is new (a counter), marked as the path says.
+  let count = 0;
+  const marks: Record<string, string | null> = {
+    "/until": "public, max-age=1, s-maxage=1",
+    "/release": "public, max-age=1, s-maxage=1, stale-while-revalidate=30",
+    "/unmarked": null,
+  };
+  const backend = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(req) {
+      const path = new URL(req.url).pathname;
+      const mark = marks[path];
+      return new Response(String(++count), { headers: mark ? { "Cache-Control": mark } : {} });
+    },
+  });
+  const cache = await startVarnish([backend.port!, backend.port!]);
+  try {
+    const get = async (path: string) => {
+      const r = await fetch(`http://127.0.0.1:${cache.port}${path}`);
+      return { body: await r.text(), cache: r.headers.get("x-cache") };
+    };
+    const first = { until: await get("/until"), release: await get("/release"), unmarked: await get("/unmarked") };
+    expect((await get("/until")).body).toBe(first.until.body); // kept while fresh
+    expect((await get("/unmarked")).cache).toBe("PASS");
+    await Bun.sleep(2200); // both past their s-maxage
+    // Past its end an "until" answer is fetched anew, never served stale (Varnish's default grace is 10 s).
+    const until = await get("/until");
+    expect({ body: until.body === first.until.body, cache: until.cache }).toEqual({ body: false, cache: "MISS" });
+    // A "release" answer is served stale once while it is fetched anew behind it.
+    const release = await get("/release");
+    expect({ body: release.body === first.release.body, cache: release.cache }).toEqual({ body: true, cache: "STALE" });
+  } finally {
+    await cache.stop();
+    backend.stop(true);
+  }
+}, 60_000);
+
 test("docs/shared-caches.md runs Varnish as this test does", () => {
   const doc = readFileSync(join(ROOT, "docs", "shared-caches.md"), "utf8");
   expect(doc).toContain(`\`varnishd ${VARNISHD_ARGS.join(" ")} -a :8080\``);
