@@ -41,10 +41,11 @@ const containerTest = test.skipIf(cannotRun !== null);
 
 const containers: Container[] = [];
 let redis: RedisServer | null = null;
+// Each removal waits on podman (about a second each on a loaded machine): more than the 5 s default for all of them.
 afterAll(() => {
   for (const c of containers) c.remove();
   redis?.stop();
-});
+}, 120_000);
 
 /** Starts the image as the manifest runs it on `port`; resolves once /health/ready answers 200, with the seconds it took. */
 async function start(env: Record<string, string> = {}): Promise<{ container: Container; port: number; url: string; secondsToReady: number }> {
