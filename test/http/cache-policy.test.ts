@@ -156,7 +156,7 @@ function pathsOf(row: RouteRow): string {
 }
 
 /** docs/shared-caches.md's table as the rows make it: one line per row, in the table's order. */
-export function policyTable(): string {
+function policyTable(): string {
   const lines = ["| route | policy | Vary |", "|---|---|---|"];
   for (const row of ROWS) lines.push(`| ${pathsOf(row)} | ${row.cache.name} | ${row.cache.vary ?? ""} |`);
   return `${lines.join("\n")}\n`;
