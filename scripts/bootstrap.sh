@@ -5,7 +5,7 @@
 # python3, wrk, slowhttptest, faketime for the clock-offset clients, gcc, g++ and musl-gcc
 # for the device TZ harness and the guide's Arduino sketch, Debian's Chromium for the
 # browser tests, for the deployment tests podman with runc and podman-compose, debootstrap (the stand-in
-# base image), catatonit (podman kube play's pause image), redis-server and nginx, python3-feedparser for the tzdb feeds, and libcjson, python3-requests, jq, PHP (with
+# base image), catatonit (podman kube play's pause image), redis-server, nginx and varnish, python3-feedparser for the tzdb feeds, and libcjson, python3-requests, jq, PHP (with
 # Guzzle), Perl with LWP, CHI and JSON::MaybeXS, a JDK with OkHttp, Gson and OpenCensus jars and Go with uuid, x/time and
 # OpenCensus packages for the dialects' third-party clients).
 # Idempotent: installs only what is missing.
@@ -74,6 +74,8 @@ if $want_test_tools; then
   need podman-compose podman-compose
   # `podman kube play` builds its pod's pause image around catatonit (test/deploy/kubernetes.test.ts).
   need catatonit catatonit
+  # The shared cache in front: server/deploy/varnish.vcl is run as shipped (test/deploy/varnish-cache.test.ts).
+  need varnishd varnish
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "bootstrap: installing ${missing[*]} from Debian" >&2

@@ -15,6 +15,7 @@ import type { HttpError } from "./pipeline/http-errors.ts";
 import type { RateLimit, RateLimitConfig } from "./limits/rate-limiter.ts";
 import type { SharedRateLimiter } from "./limits/shared-rate-limiter.ts";
 import type { StaticSite } from "./bun/static-site.ts";
+import type { CachePolicy } from "./caching/cache-policy.ts";
 import type { RequestClock } from "./pipeline/request-clock.ts";
 
 /** What a route's handler is given: the request as parsed, the data and the clock. */
@@ -40,6 +41,8 @@ export interface RouteRequest {
   header: (name: string) => string | null;
   data: ApiData;
   clock: Clock;
+  /** The row's cache policy: who may keep the answer (caching/cache-policy.ts). */
+  cache: CachePolicy;
   /**
    * What the answer costs the client's rate limit budget (docs/rate-limits.md):
    * 1 unless the handler sets more (limits/answer-cost.ts), charged once the answer is made.
@@ -82,6 +85,8 @@ export interface RouteRow {
    */
   on: "api" | "raw";
   label: string;
+  /** Who may keep its answers, and for how long (caching/cache-policy.ts; docs/shared-caches.md lists every row's). */
+  cache: CachePolicy;
   /** False: never rate limited (probes and scrapes). */
   limited: boolean;
   /** "wta": only under `/api` (a pattern the website's paths at the root must keep). */

@@ -106,7 +106,7 @@ describe("the bulk answer", () => {
     const maxAge = Number(/max-age=(\d+)/.exec(response.headers.get("cache-control")!)![1]);
     expect(maxAge).toBeLessThanOrEqual(Math.min(3600, Date.parse(body.refresh_after) / 1000 - Date.now() / 1000 + 1));
     expect(response.headers.get("etag")).toMatch(/^"tz-2026f-/);
-    expect(get(`/device.csv?at=${at}`).headers.get("cache-control")).toBe("public, max-age=86400");
+    expect(get(`/device.csv?at=${at}`).headers.get("cache-control")).toBe("public, max-age=86400, s-maxage=86400");
   });
 });
 

@@ -79,7 +79,7 @@ describe("ETags of the normalised query", () => {
       const revalidated = await get(FULL_RANGE, { "If-None-Match": etag, "X-Forwarded-For": "198.51.100.2" });
       expect(revalidated.status).toBe(304);
       expect(revalidated.headers.get("etag")).toBe(etag);
-      expect(revalidated.headers.get("cache-control")).toBe("public, max-age=86400");
+      expect(revalidated.headers.get("cache-control")).toBe("public, max-age=86400, s-maxage=86400");
       expect(stringify.mock.results.filter((r) => typeof r.value === "string" && r.value.length > 10_000).length).toBe(0);
     } finally {
       stringify.mockRestore();

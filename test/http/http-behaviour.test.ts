@@ -71,7 +71,7 @@ describe("names, paths and lists", () => {
     const r = await get("/timezone");
     expect(r.status).toBe(200);
     expectCommonHeaders(r);
-    expect(r.headers.get("cache-control")).toBe("public, max-age=3600");
+    expect(r.headers.get("cache-control")).toBe("public, max-age=3600, s-maxage=3600, stale-while-revalidate=3600");
     const etag = r.headers.get("etag")!;
     expect(etag).toMatch(new RegExp(`^"tz-${sourceRelease()}-[0-9a-z]+-[0-9a-z]+"$`));
     // Every name zic writes for data/tzdb (Zones and Links, Factory aside), sorted.

@@ -51,7 +51,7 @@ describe("GET /timezone/{name}/transitions", () => {
 
   test("a fixed window is cacheable with an ETag, and revalidates to 304", async () => {
     const r = await get(year2027);
-    expect(r.headers.get("cache-control")).toBe("public, max-age=86400");
+    expect(r.headers.get("cache-control")).toBe("public, max-age=86400, s-maxage=86400");
     expect(r.headers.get("x-tzdb-version")).toBe(sourceRelease());
     const etag = r.headers.get("etag")!;
     expect(etag).toMatch(new RegExp(`^"tz-${sourceRelease()}-[0-9a-z]+-[0-9a-z]+"$`));
@@ -64,7 +64,7 @@ describe("GET /timezone/{name}/transitions", () => {
 
   test("the default window: one year from now, cached briefly", async () => {
     const r = await get("/timezone/Europe/Paris/transitions");
-    expect(r.headers.get("cache-control")).toBe("public, max-age=60");
+    expect(r.headers.get("cache-control")).toBe("public, max-age=60, s-maxage=60");
     const body = (await r.json()) as any;
     const from = Date.parse(body.from);
     expect(Math.abs(from - Date.now())).toBeLessThan(5000);
@@ -158,7 +158,8 @@ describe("GET /timezone/{name}/info", () => {
 
   test("cacheable until the next change, never longer than a day", async () => {
     const r = await get("/timezone/America/New_York/info");
-    const maxAge = Number(/^public, max-age=(\d+)$/.exec(r.headers.get("cache-control")!)![1]);
+    const [, maxAge, sharedMaxAge] = /^public, max-age=(\d+), s-maxage=(\d+)$/.exec(r.headers.get("cache-control")!)!.map(Number);
+    expect(sharedMaxAge).toBe(maxAge!); // a shared cache no longer than a browser: never past the change
     const next = Date.parse(((await r.json()) as any).next_transition.at) / 1000;
     expect(maxAge).toBeLessThanOrEqual(Math.min(86400, Math.ceil(next - Date.now() / 1000)));
     expect(maxAge).toBeGreaterThan(0);
@@ -214,7 +215,7 @@ describe("GET /convert", () => {
 
   test("cacheable with an ETag; .txt prefixes each object's lines; /api writes +00:00", async () => {
     const r = await get(ny("2026-07-01T12:00:00"));
-    expect(r.headers.get("cache-control")).toBe("public, max-age=86400");
+    expect(r.headers.get("cache-control")).toBe("public, max-age=86400, s-maxage=86400, stale-while-revalidate=86400");
     expect((await get(ny("2026-07-01T12:00:00"), { headers: { "If-None-Match": r.headers.get("etag")! } })).status).toBe(304);
     const text = await (await get(ny("2026-07-01T12:00:00").replace("/convert", "/convert.txt"))).text();
     expect(text).toContain("from.timezone: America/New_York\n");

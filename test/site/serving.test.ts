@@ -24,7 +24,7 @@ test("pages: HTML, revalidated after five minutes, with a content security polic
     const r = await fetch(`${base}${path}`);
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(r.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(r.headers.get("cache-control")).toBe("public, max-age=300, s-maxage=300, stale-while-revalidate=300");
     expect(r.headers.get("content-security-policy")).toContain("default-src 'self'");
     expect(r.headers.get("x-content-type-options")).toBe("nosniff");
     expect(await r.text()).toContain("<title>");
@@ -38,7 +38,7 @@ test("hashed assets: immutable for a year, right content type", async () => {
   for (const name of assets) {
     const r = await fetch(`${base}/_astro/${name}`);
     expect(r.status).toBe(200);
-    expect(r.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(r.headers.get("cache-control")).toBe("public, max-age=31536000, s-maxage=31536000, stale-while-revalidate=31536000, immutable");
     if (name.endsWith(".css")) expect(r.headers.get("content-type")).toBe("text/css; charset=utf-8");
   }
   const icon = await fetch(`${base}/favicon.svg`);

@@ -16,6 +16,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { SiteEncoding } from "./site-encoding.ts";
+import { SITE_ASSET, SITE_FILE, SITE_PAGE } from "../caching/cache-policy.ts";
 
 export class StaticFile {
   /** The build's compressed copies of `body`, each an object of its own (responses.ts keeps headers per object). */
@@ -56,9 +57,6 @@ const TYPES: Record<string, string> = {
   webmanifest: "application/manifest+json",
 };
 
-const IMMUTABLE = "public, max-age=31536000, immutable";
-const PAGE = "public, max-age=300";
-const OTHER = "public, max-age=86400";
 
 /** For HTML: what the pages may load (scripts and styles are Astro's inlined ones). */
 export const PAGE_SECURITY_HEADERS = {
@@ -110,7 +108,7 @@ export class StaticSite {
     if (this.totalBytes > MAX_SITE_BYTES) throw new Error(`${root}: over ${MAX_SITE_BYTES} bytes, which is not the website the build makes`);
     const file = new StaticFile(
       TYPES[extension] ?? "application/octet-stream",
-      url.startsWith("/_astro/") ? IMMUTABLE : extension === "html" ? PAGE : OTHER,
+      url.startsWith("/_astro/") ? SITE_ASSET : extension === "html" ? SITE_PAGE : SITE_FILE,
       readFileSync(full),
     );
     this.files.set(url, file);

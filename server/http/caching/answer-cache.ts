@@ -15,9 +15,9 @@ export interface CachedAnswer {
   etag: string;
   /** What the entry counts against the budget. */
   bytes: number;
-  /** Its response headers (ETag included) for `maxAge`, made at its first answer (responses.ts). */
+  /** Its response headers (ETag included) for `cacheControl`, made at its first answer (responses.ts). */
   headers: Headers | null;
-  maxAge: number;
+  cacheControl: string | null;
 }
 
 export class AnswerCache {
@@ -52,7 +52,7 @@ export class AnswerCache {
 
   /** Keeps an answer if it fits the budget, dropping the least recently used ones to make room. */
   put(key: string, etag: string, encoded: Uint8Array): CachedAnswer {
-    const entry: CachedAnswer = { body: new Blob([encoded]), etag, bytes: encoded.byteLength + key.length * 2 + ENTRY_OVERHEAD, headers: null, maxAge: -1 };
+    const entry: CachedAnswer = { body: new Blob([encoded]), etag, bytes: encoded.byteLength + key.length * 2 + ENTRY_OVERHEAD, headers: null, cacheControl: null };
     // An answer bigger than a quarter of the budget would flush the rest for one query: answered, not kept.
     if (entry.bytes > this.capacityBytes / 4) return entry;
     const old = this.entries.get(key);

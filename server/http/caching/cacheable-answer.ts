@@ -57,12 +57,14 @@ function knownAnswer(request: RouteRequest): Response | null {
 function answerOf(request: RouteRequest, etag: string, maxAge: number, type: string | undefined, entry: CachedAnswer | undefined, key: string, build: (() => string) | null): Response {
   const { responses } = request.data;
   const ifNoneMatch = request.ifNoneMatch();
+  // Who may keep it is the route's to say (its row's policy), how long the handler's.
+  const cacheControl = request.cache.cacheControl(maxAge);
   if (ifNoneMatch !== null && responses.etagMatches(ifNoneMatch, etag)) {
     request.cost = 1;
-    return responses.notModified(etag, request.format, maxAge, type);
+    return responses.notModified(etag, request.format, cacheControl, type);
   }
   const answer = entry ?? request.data.answers.put(key, etag, encoder.encode(build!()));
   request.cost = costOfBody(answer.body.size);
   // `type` is part of what the key names, so one entry always has the same.
-  return responses.cachedAnswer(answer, request.format, request.head, maxAge, type);
+  return responses.cachedAnswer(answer, request.format, request.head, cacheControl, type);
 }

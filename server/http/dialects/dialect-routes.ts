@@ -17,54 +17,56 @@ import { convertTimeZone as tzdbConvert, getTimeZone, listTimeZone } from "./tim
 import { TIMEZONEDB } from "./timezonedb/tzdb-output.ts";
 import { keptFirst } from "./kept-answers.ts";
 import { withTzdb } from "../time-machine/with-tzdb.ts";
+import { LIVE, RELEASE, RELEASE_BY_LANGUAGE, type CachePolicy } from "../caching/cache-policy.ts";
 
 /** A POST-only route answers GET with timeapi.io's 405. */
 const postOnly = () => {
   throw timeapiError("Method Not Allowed", 405);
 };
 
-const timeapi = (pattern: string, label: string, handle: RouteRow["handle"], extra: Partial<RouteRow> = {}): RouteRow =>
-  ({ pattern, on: "api", only: "wta", caseless: true, label, limited: true, dialect: LEGACY, handle, ...extra });
-const timeapiV1 = (pattern: string, handle: RouteRow["handle"]): RouteRow =>
-  ({ pattern, on: "api", only: "wta", caseless: true, label: "timeapi_v1", limited: true, dialect: V1, handle });
+// `cache`: timeapi.io's answers are about now (LIVE) but its name lists and calendar days.
+const timeapi = (pattern: string, label: string, cache: CachePolicy, handle: RouteRow["handle"], extra: Partial<RouteRow> = {}): RouteRow =>
+  ({ pattern, on: "api", only: "wta", caseless: true, label, cache, limited: true, dialect: LEGACY, handle, ...extra });
+const timeapiV1 = (pattern: string, cache: CachePolicy, handle: RouteRow["handle"]): RouteRow =>
+  ({ pattern, on: "api", only: "wta", caseless: true, label: "timeapi_v1", cache, limited: true, dialect: V1, handle });
 
 const TIMEAPI_ROWS: RouteRow[] = [
-  timeapi("/time/current/zone", "timeapi_time", withTzdb(currentTime(byZone))),
-  timeapi("/time/current/coordinate", "timeapi_time", withTzdb(currentTime(byCoordinate))),
-  timeapi("/time/current/ip", "timeapi_time", withTzdb(currentTime(byIp))),
-  timeapi("/timezone/availabletimezones", "timeapi_timezone", withTzdb(availableTimeZones)),
-  timeapi("/timezone/zone", "timeapi_timezone", withTzdb(zoneInfo(byZone))),
-  timeapi("/timezone/coordinate", "timeapi_timezone", withTzdb(zoneInfo(byCoordinate))),
-  timeapi("/timezone/ip", "timeapi_timezone", withTzdb(zoneInfo(byIp))),
-  timeapi("/conversion/converttimezone", "timeapi_conversion", postOnly, { post: convertTimeZone }),
-  timeapi("/conversion/translate", "timeapi_conversion", postOnly, { post: translate }),
-  timeapi("/conversion/dayoftheweek/{date}", "timeapi_conversion", dayOfTheWeek),
-  timeapi("/conversion/dayoftheyear/{date}", "timeapi_conversion", dayOfTheYear),
-  timeapi("/calculation/current/increment", "timeapi_calculation", postOnly, { post: calculation(false, 1) }),
-  timeapi("/calculation/current/decrement", "timeapi_calculation", postOnly, { post: calculation(false, -1) }),
-  timeapi("/calculation/custom/increment", "timeapi_calculation", postOnly, { post: calculation(true, 1) }),
-  timeapi("/calculation/custom/decrement", "timeapi_calculation", postOnly, { post: calculation(true, -1) }),
-  timeapi("/health/check", "timeapi_health", healthCheck),
-  timeapiV1("/v1/time/current/zone", withTzdb(v1CurrentTime(byZone))),
-  timeapiV1("/v1/time/current/coordinate", withTzdb(v1CurrentTime(byCoordinate))),
-  timeapiV1("/v1/time/current/ip", withTzdb(v1CurrentTime(byIp))),
-  timeapiV1("/v1/time/current/unix", v1Unix),
-  timeapiV1("/v1/timezone/zone", withTzdb(v1ZoneInfo(byZone))),
-  timeapiV1("/v1/timezone/coordinate", withTzdb(v1ZoneInfo(byCoordinate))),
-  timeapiV1("/v1/timezone/ip", withTzdb(v1ZoneInfo(byIp))),
-  timeapiV1("/v1/timezone/availabletimezones", withTzdb(v1AvailableTimeZones)),
+  timeapi("/time/current/zone", "timeapi_time", LIVE, withTzdb(currentTime(byZone))),
+  timeapi("/time/current/coordinate", "timeapi_time", LIVE, withTzdb(currentTime(byCoordinate))),
+  timeapi("/time/current/ip", "timeapi_time", LIVE, withTzdb(currentTime(byIp))),
+  timeapi("/timezone/availabletimezones", "timeapi_timezone", RELEASE, withTzdb(availableTimeZones)),
+  timeapi("/timezone/zone", "timeapi_timezone", LIVE, withTzdb(zoneInfo(byZone))),
+  timeapi("/timezone/coordinate", "timeapi_timezone", LIVE, withTzdb(zoneInfo(byCoordinate))),
+  timeapi("/timezone/ip", "timeapi_timezone", LIVE, withTzdb(zoneInfo(byIp))),
+  timeapi("/conversion/converttimezone", "timeapi_conversion", LIVE, postOnly, { post: convertTimeZone }),
+  timeapi("/conversion/translate", "timeapi_conversion", LIVE, postOnly, { post: translate }),
+  timeapi("/conversion/dayoftheweek/{date}", "timeapi_conversion", RELEASE, dayOfTheWeek),
+  timeapi("/conversion/dayoftheyear/{date}", "timeapi_conversion", RELEASE, dayOfTheYear),
+  timeapi("/calculation/current/increment", "timeapi_calculation", LIVE, postOnly, { post: calculation(false, 1) }),
+  timeapi("/calculation/current/decrement", "timeapi_calculation", LIVE, postOnly, { post: calculation(false, -1) }),
+  timeapi("/calculation/custom/increment", "timeapi_calculation", LIVE, postOnly, { post: calculation(true, 1) }),
+  timeapi("/calculation/custom/decrement", "timeapi_calculation", LIVE, postOnly, { post: calculation(true, -1) }),
+  timeapi("/health/check", "timeapi_health", LIVE, healthCheck),
+  timeapiV1("/v1/time/current/zone", LIVE, withTzdb(v1CurrentTime(byZone))),
+  timeapiV1("/v1/time/current/coordinate", LIVE, withTzdb(v1CurrentTime(byCoordinate))),
+  timeapiV1("/v1/time/current/ip", LIVE, withTzdb(v1CurrentTime(byIp))),
+  timeapiV1("/v1/time/current/unix", LIVE, v1Unix),
+  timeapiV1("/v1/timezone/zone", LIVE, withTzdb(v1ZoneInfo(byZone))),
+  timeapiV1("/v1/timezone/coordinate", LIVE, withTzdb(v1ZoneInfo(byCoordinate))),
+  timeapiV1("/v1/timezone/ip", LIVE, withTzdb(v1ZoneInfo(byIp))),
+  timeapiV1("/v1/timezone/availabletimezones", RELEASE, withTzdb(v1AvailableTimeZones)),
 ];
 
 const tzdb = (version: "v2" | "v2.1"): RouteRow[] => [
-  { pattern: `/${version}/get-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: withTzdb(keptFirst(getTimeZone(version))) },
-  { pattern: `/${version}/list-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: withTzdb(keptFirst(listTimeZone)) },
-  { pattern: `/${version}/convert-time-zone`, on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB, handle: withTzdb(keptFirst(tzdbConvert)) },
+  { pattern: `/${version}/get-time-zone`, on: "raw", label: "timezonedb", cache: LIVE, limited: true, dialect: TIMEZONEDB, handle: withTzdb(keptFirst(getTimeZone(version))) },
+  { pattern: `/${version}/list-time-zone`, on: "raw", label: "timezonedb", cache: LIVE, limited: true, dialect: TIMEZONEDB, handle: withTzdb(keptFirst(listTimeZone)) },
+  { pattern: `/${version}/convert-time-zone`, on: "raw", label: "timezonedb", cache: LIVE, limited: true, dialect: TIMEZONEDB, handle: withTzdb(keptFirst(tzdbConvert)) },
 ];
 
 export const DIALECT_ROUTES: readonly RouteRow[] = [
   ...TIMEAPI_ROWS,
   ...tzdb("v2.1"),
   ...tzdb("v2"),
-  { pattern: "/maps/api/timezone/json", on: "raw", label: "google", limited: true, dialect: GOOGLE_JSON, handle: withTzdb(keptFirst(timezone("json"))) },
-  { pattern: "/maps/api/timezone/xml", on: "raw", label: "google", limited: true, dialect: GOOGLE_XML, handle: withTzdb(keptFirst(timezone("xml"))) },
+  { pattern: "/maps/api/timezone/json", on: "raw", label: "google", cache: RELEASE_BY_LANGUAGE, limited: true, dialect: GOOGLE_JSON, handle: withTzdb(keptFirst(timezone("json"))) },
+  { pattern: "/maps/api/timezone/xml", on: "raw", label: "google", cache: RELEASE_BY_LANGUAGE, limited: true, dialect: GOOGLE_XML, handle: withTzdb(keptFirst(timezone("xml"))) },
 ];

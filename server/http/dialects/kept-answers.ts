@@ -17,6 +17,7 @@
 import type { Holds } from "../caching/cacheable-answer.ts";
 import type { RouteHandler, RouteRequest } from "../contract.ts";
 import { acceptLanguageKey } from "./accept-language.ts";
+import { ACCEPT_LANGUAGE, LIVE } from "../caching/cache-policy.ts";
 
 /** A get-time-zone answer is about 450 bytes; a by=city page of ten places about 3 KB. */
 export const MAX_BODY_BYTES = 4096;
@@ -36,7 +37,7 @@ function recalled(request: RouteRequest): Response | null {
     memo.stale();
     return null;
   }
-  return request.data.responses.dialect(kept.body, kept.type, 200, request.head);
+  return sent(request, kept.body, kept.type, kept.second === null, kept.acceptLanguage !== undefined);
 }
 
 /**
@@ -50,5 +51,16 @@ export function keptAnswer(request: RouteRequest, body: string, type: string, ho
     // A header too long to key by: answered, not kept.
     if (acceptLanguage !== null && blob.size <= MAX_BODY_BYTES) request.data.memos.dialectAnswers.set(request.url, { body: blob, type, second: holds.always ? null : holds.second, acceptLanguage });
   }
-  return request.data.responses.dialect(blob, type, 200, request.head);
+  return sent(request, blob, type, holds.always, byAcceptLanguage);
+}
+
+/** How long a shared cache may keep it is the row's policy's to say (caching/cache-policy.ts): a day for an answer about a named instant. */
+const NAMED_INSTANT_MAX_AGE = 86400;
+
+function sent(request: RouteRequest, body: Blob, type: string, namedInstant: boolean, byAcceptLanguage: boolean): Response {
+  // Chosen by Accept-Language under a policy that does not vary by it, the answer would be
+  // wrong for the next client with another language: no cache may keep it then.
+  const policy = byAcceptLanguage && request.cache.vary !== ACCEPT_LANGUAGE ? LIVE : request.cache;
+  const cacheControl = policy.cacheControl(namedInstant ? NAMED_INSTANT_MAX_AGE : 0);
+  return request.data.responses.dialect(body, type, 200, request.head, { cacheControl, vary: byAcceptLanguage ? ACCEPT_LANGUAGE : undefined });
 }

@@ -11,6 +11,7 @@ import { acceptsHtml, refusesHtml } from "./accepts-html.ts";
 import type { AppState } from "../contract.ts";
 import { Memo } from "../caching/memo.ts";
 import { MB, URL_KEY } from "../caching/memos.ts";
+import { LIVE, SITE_PAGE, siteVary } from "../caching/cache-policy.ts";
 import { chooseSiteEncoding, type SiteEncoding } from "../bun/site-encoding.ts";
 import { clientOf, type ProxyTrust } from "./client-address.ts";
 import { DUPLICATE_HOST, HttpError, METHOD_NOT_ALLOWED, NOT_FOUND } from "./http-errors.ts";
@@ -154,6 +155,7 @@ class PipelineRequest implements RouteRequest {
   url: string | null = null;
   data: RouteRequest["data"];
   clock: RouteRequest["clock"];
+  cache: RouteRequest["cache"] = LIVE;
   cost = 1;
   req: Request | null = null;
   server: Server<unknown> | null = null;
@@ -209,6 +211,7 @@ function respond(req: Request, server: Server<unknown> | null, url: string, targ
           header: (name) => req.headers.get(name),
           data: state.data,
           clock: reused.clock,
+          cache: route.cache,
           cost: 1,
         };
         const contentType = req.headers.get("content-type");
@@ -231,6 +234,7 @@ function respond(req: Request, server: Server<unknown> | null, url: string, targ
       reused.req = req;
       reused.server = server;
       reused.data = state.data; // a reload replaces the data
+      reused.cache = route.cache;
       reused.cost = 1;
       try {
         const response = route.handle(reused, state);
@@ -273,7 +277,7 @@ function sitePage(path: string, head: boolean, headers: Headers, state: AppState
       service: "zonetime",
       tzdb: state.data.zones.tzdbVersion,
       endpoints: ["/timezone", "/timezone/{area}", "/timezone/{name}", "/ip", "/ip/{address}", "/clock?zones=", "/sync?t0=", "/api/... (WorldTimeAPI profile)", "/health", "/metrics", "/openapi.json"],
-    }), "public, max-age=300", head, headers.get("if-none-match"));
+    }), SITE_PAGE, head, headers.get("if-none-match"), state.site === null ? null : siteVary(true, false));
   }
   const file = site.lookup(path);
   const page = file ?? (acceptsHtml(headers.get("accept")) ? site.notFound : null);
@@ -286,7 +290,9 @@ function sitePage(path: string, head: boolean, headers: Headers, state: AppState
     const headers: Record<string, string> = { "Content-Type": page.type, "Cache-Control": file ? page.cacheControl : "no-store" };
     if (page.type.startsWith("text/html")) Object.assign(headers, PAGE_SECURITY_HEADERS);
     if (coding) headers["Content-Encoding"] = coding;
-    if (codings.length > 0) headers["Vary"] = "Accept-Encoding";
+    // `/` is negotiated by Accept (above); its file is also served at /index.html, which shares these headers.
+    const vary = siteVary(page === site.lookup("/"), codings.length > 0);
+    if (vary !== null) headers["Vary"] = vary;
     return headers;
   }, head, headers.get("if-none-match"));
 }

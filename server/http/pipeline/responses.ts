@@ -99,12 +99,12 @@ export class Responses {
     return response;
   }
 
-  /** The headers of a cacheable answer but its ETag, made once per format (or content type) and max-age. */
-  private cacheHeaders(format: Format, maxAge: number, type = format === "json" ? JSON_TYPE : TEXT_TYPE): Record<string, string> {
-    const key = `${type}${maxAge}`;
+  /** The headers of a cacheable answer but its ETag, made once per format (or content type) and Cache-Control (caching/cache-policy.ts). */
+  private cacheHeaders(format: Format, cacheControl: string, type = format === "json" ? JSON_TYPE : TEXT_TYPE): Record<string, string> {
+    const key = `${type}${cacheControl}`;
     let headers = this.cacheableHeaders.get(key);
     if (headers === undefined) {
-      headers = { ...this.base, "Content-Type": type, "Cache-Control": `public, max-age=${maxAge}` };
+      headers = { ...this.base, "Content-Type": type, "Cache-Control": cacheControl };
       // max-age follows the clock for some answers (info until the next change): keep a bounded few.
       if (this.cacheableHeaders.size < 512) this.cacheableHeaders.set(key, headers);
     }
@@ -113,21 +113,21 @@ export class Responses {
 
   /**
    * An answer that depends on its query and the data alone (transitions, zone info, a
-   * conversion, a list of names): cacheable for `maxAge` seconds, with the ETag of its
+   * conversion, a list of names): cacheable as `cacheControl` says (the route's policy), with the ETag of its
    * normalised query and the data version (cacheable-answer.ts). Its Headers are made once
-   * per entry and max-age, then reused: Bun copies a Headers natively, a plain object slowly.
+   * per entry and Cache-Control, then reused: Bun copies a Headers natively, a plain object slowly.
    */
-  cachedAnswer(entry: CachedAnswer, format: Format, head: boolean, maxAge: number, type?: string): Response {
-    if (entry.headers === null || entry.maxAge !== maxAge) {
-      entry.headers = new Headers({ ...this.cacheHeaders(format, maxAge, type), ETag: entry.etag });
-      entry.maxAge = maxAge;
+  cachedAnswer(entry: CachedAnswer, format: Format, head: boolean, cacheControl: string, type?: string): Response {
+    if (entry.headers === null || entry.cacheControl !== cacheControl) {
+      entry.headers = new Headers({ ...this.cacheHeaders(format, cacheControl, type), ETag: entry.etag });
+      entry.cacheControl = cacheControl;
     }
     return this.dated(entry.body, 200, entry.headers);
   }
 
   /** 304: the client's copy (If-None-Match) is the current one. */
-  notModified(etag: string, format: Format, maxAge: number, type?: string): Response {
-    return new Response(null, { status: 304, headers: { ...this.cacheHeaders(format, maxAge, type), ETag: etag } });
+  notModified(etag: string, format: Format, cacheControl: string, type?: string): Response {
+    return new Response(null, { status: 304, headers: { ...this.cacheHeaders(format, cacheControl, type), ETag: etag } });
   }
 
   /** If-None-Match holds `*` or a list of (possibly weak) entity tags: the weak comparison (RFC 9110 13.1.2). */
@@ -160,14 +160,15 @@ export class Responses {
    * A JSON document that is the same for as long as these Responses serve (/openapi.json, the
    * API's index without a site): encoded once under `name`, its Headers made once. Its ETag
    * is its content's hash, as Bun gives such an answer when it sends it natively
-   * (native-answers.ts), so GET and HEAD carry the same headers on either path.
+   * (native-answers.ts), so GET and HEAD carry the same headers on either path. `vary`: the
+   * request header it was chosen by (`/` by Accept), if any.
    */
-  constantJson(name: string, body: () => unknown, cacheControl: string, head: boolean, ifNoneMatch: string | null): Response {
+  constantJson(name: string, body: () => unknown, cacheControl: string, head: boolean, ifNoneMatch: string | null, vary: string | null = null): Response {
     let made = this.constants.get(name);
     if (made === undefined) {
       const text = JSON.stringify(body());
       const etag = contentEtag(text);
-      made = { body: new Blob([text]), etag, headers: new Headers({ ...this.base, "Content-Type": JSON_TYPE, "Cache-Control": cacheControl, ETag: etag }) };
+      made = { body: new Blob([text]), etag, headers: new Headers({ ...this.base, "Content-Type": JSON_TYPE, "Cache-Control": cacheControl, ETag: etag, ...(vary === null ? {} : { Vary: vary }) }) };
       this.constants.set(name, made);
     }
     if (ifNoneMatch !== null && etagMatches(ifNoneMatch, made.etag)) return new Response(null, { status: 304, headers: made.headers });
@@ -178,11 +179,12 @@ export class Responses {
    * A dialect's answer (timeapi.io, TimeZoneDB, Google): its own body, type, status and
    * cache policy, with the headers every answer carries. `chunked`: sent with
    * Transfer-Encoding: chunked in one chunk, as timeapi.io's Kestrel does (SenseCAP's
-   * firmware skips a 3-digit chunk size before the JSON).
+   * firmware skips a 3-digit chunk size before the JSON). `vary`: the request header the
+   * answer was chosen by (Google's Accept-Language).
    */
-  dialect(body: string | Blob, type: string, status: number, head: boolean, options: { cacheControl?: string; chunked?: boolean; extra?: Record<string, string> } = {}): Response {
+  dialect(body: string | Blob, type: string, status: number, head: boolean, options: { cacheControl?: string; vary?: string; chunked?: boolean; extra?: Record<string, string> } = {}): Response {
     const cacheControl = options.cacheControl ?? "no-store";
-    const headers = options.extra === undefined ? this.dialectHeadersOf(type, cacheControl)
+    const headers = options.extra === undefined ? this.dialectHeadersOf(type, cacheControl, options.vary)
       : { ...this.base, "Content-Type": type, "Cache-Control": cacheControl, ...options.extra };
     if (options.chunked && !head && typeof body === "string") { // timeapi.io's answers: made per request, never a kept Blob
       const bytes = new TextEncoder().encode(body);
@@ -196,16 +198,17 @@ export class Responses {
     return headers instanceof Headers ? this.dated(body, status, headers) : answer(body, { status, headers });
   }
 
-  /** A dialect's headers but its extra ones, made once per content type and cache policy (a bounded few: max-age follows the clock for some). */
-  private dialectHeadersOf(type: string, cacheControl: string): Headers {
-    let byType = this.dialectHeaders.get(cacheControl);
+  /** A dialect's headers but its extra ones, made once per content type, cache policy and Vary (a bounded few: max-age follows the clock for some). */
+  private dialectHeadersOf(type: string, cacheControl: string, vary: string | undefined): Headers {
+    const policy = vary === undefined ? cacheControl : `${cacheControl}|${vary}`;
+    let byType = this.dialectHeaders.get(policy);
     if (byType === undefined) {
       byType = new Map();
-      if (this.dialectHeaders.size < 512) this.dialectHeaders.set(cacheControl, byType);
+      if (this.dialectHeaders.size < 512) this.dialectHeaders.set(policy, byType);
     }
     let headers = byType.get(type);
     if (headers === undefined) {
-      headers = new Headers({ ...this.base, "Content-Type": type, "Cache-Control": cacheControl });
+      headers = new Headers({ ...this.base, "Content-Type": type, "Cache-Control": cacheControl, ...(vary === undefined ? {} : { Vary: vary }) });
       byType.set(type, headers); // a dialect has a handful of content types
     }
     return headers;

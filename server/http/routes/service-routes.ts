@@ -61,7 +61,7 @@ export function metricsResponse(state: AppState, head: boolean, total: MetricsSn
 }
 
 export function openapiDocument(request: RouteRequest): Response {
-  return request.data.responses.constantJson("openapi", () => openapi, "public, max-age=3600", request.head, request.ifNoneMatch());
+  return request.data.responses.constantJson("openapi", () => openapi, request.cache.cacheControl(3600), request.head, request.ifNoneMatch());
 }
 
 /** "timezone-boundary-builder 2026d (geo-tz 8.1.9)", from geo.bin's own metadata. */

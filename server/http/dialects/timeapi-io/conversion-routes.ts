@@ -120,12 +120,12 @@ function dateParam(request: RouteRequest): number {
 
 /** GET Conversion/DayOfTheWeek/{date}. */
 export function dayOfTheWeek(request: RouteRequest): Response {
-  return sendJson(request, `{"dayOfWeek":"${weekdayOfLocal(dateParam(request) * SECONDS_PER_DAY)}"}`, "public, max-age=86400");
+  return sendJson(request, `{"dayOfWeek":"${weekdayOfLocal(dateParam(request) * SECONDS_PER_DAY)}"}`, request.cache.cacheControl(86400));
 }
 
 /** GET Conversion/DayOfTheYear/{date}. */
 export function dayOfTheYear(request: RouteRequest): Response {
-  return sendJson(request, `{"day":${dayOfYear(civilFromDays(dateParam(request)))}}`, "public, max-age=86400");
+  return sendJson(request, `{"day":${dayOfYear(civilFromDays(dateParam(request)))}}`, request.cache.cacheControl(86400));
 }
 
 /** A timeSpan in seconds and microseconds. */

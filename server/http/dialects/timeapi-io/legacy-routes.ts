@@ -114,7 +114,7 @@ export function availableNamesBody(names: readonly string[]): string {
 
 /** TimeZone/AvailableTimeZones: every name, a flat array (aliases too). */
 export function availableTimeZones(request: RouteRequest): Response {
-  return sendJson(request, availableNamesBody(request.data.zones.names), "public, max-age=3600");
+  return sendJson(request, availableNamesBody(request.data.zones.names), request.cache.cacheControl(3600));
 }
 
 /** Health/Check: 200 with ASP.NET's health text. */

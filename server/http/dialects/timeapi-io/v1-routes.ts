@@ -53,5 +53,5 @@ export const v1ZoneInfo = (locate: Locate) => (request: RouteRequest): Response 
 };
 
 export function v1AvailableTimeZones(request: RouteRequest): Response {
-  return send(request, availableNamesBody(request.data.zones.names), "public, max-age=3600");
+  return send(request, availableNamesBody(request.data.zones.names), request.cache.cacheControl(3600));
 }

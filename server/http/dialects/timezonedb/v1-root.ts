@@ -17,6 +17,7 @@ import { HttpError } from "../../pipeline/http-errors.ts";
 import type { Dialect, RouteMatch, RouteRequest, RouteRow } from "../../contract.ts";
 import { ROUTE_LABELS } from "../../routing/route-table.ts";
 import { keptFirst } from "../kept-answers.ts";
+import { LIVE } from "../../caching/cache-policy.ts";
 import { zonesAtPoint } from "../lookups.ts";
 import { degreesOf } from "../../params/point.ts";
 import { queryMap } from "../../params/query.ts";
@@ -68,7 +69,7 @@ export const TIMEZONEDB_V1: Dialect = {
 };
 
 /** Not in the route table (the root's path belongs to the website): chosen by `rootApiMatch`. */
-export const TIMEZONEDB_V1_ROW: RouteRow = { pattern: "/", on: "raw", label: "timezonedb", limited: true, dialect: TIMEZONEDB_V1, handle: keptFirst(v1Answer) };
+export const TIMEZONEDB_V1_ROW: RouteRow = { pattern: "/", on: "raw", label: "timezonedb", cache: LIVE, limited: true, dialect: TIMEZONEDB_V1, handle: keptFirst(v1Answer) };
 
 const API_KEYS = ["key", "zone", "lat", "lng"];
 
