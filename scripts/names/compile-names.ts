@@ -8,6 +8,7 @@ import {
   FORMAT_SLOTS, FormatSlot, NAME_KINDS, NamesSection, OPEN_END, OPEN_START, SECTION_COUNT, SLOT_BLOCK, type NamesInput,
 } from "../../server/formats/names-format.ts";
 import { searchFold } from "../../server/core/search-fold.ts";
+import { HOUR_FORMAT_ICU_LACKS } from "../../server/names/icu-locales.ts";
 import type { CldrSource } from "./cldr-source.ts";
 
 export interface TzFacts {
@@ -142,7 +143,7 @@ export function compileNames(cldr: CldrSource, tz: TzFacts): { input: NamesInput
     const base = l * slotsPerLocale;
     const f = names.formats;
     const set = (slot: number, s: string | undefined) => (slots[base + slot] = pool.id(s));
-    set(FormatSlot.HourFormat, f.hourFormat);
+    set(FormatSlot.HourFormat, HOUR_FORMAT_ICU_LACKS.has(locale) ? undefined : f.hourFormat);
     set(FormatSlot.GmtFormat, f.gmtFormat);
     set(FormatSlot.GmtZeroFormat, f.gmtZeroFormat);
     set(FormatSlot.RegionFormat, f.regionFormat);

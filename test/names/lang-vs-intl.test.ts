@@ -59,12 +59,8 @@ console.log(JSON.stringify(out));`;
   return JSON.parse(run.stdout.toString());
 }
 
-/**
- * Known, and not fixed: ICU 78.2's vmw (Makhuwa) writes the GMT format with root's hourFormat
- * (GMT+02:00), where CLDR 48's JSON gives vmw its own "+H:mm;-H:mm" (GMT+2:00): the data ICU
- * built differs from the JSON we build from, for this one locale.
- */
-const KNOWN_DIFFERENCES = ["vmw"];
+/** None known: vmw's hourFormat, the last, follows ICU's data (icu-locales.ts, HOUR_FORMAT_ICU_LACKS). */
+const KNOWN_DIFFERENCES: string[] = [];
 
 let handler: (req: Request) => Response;
 beforeAll(async () => {
