@@ -46,3 +46,18 @@ test("every relative link in README.md and docs/ lands on a file, and its #ancho
   expect(checked).toBeGreaterThan(30);
   expect(broken).toEqual([]);
 });
+
+// A file named in the text (`server/http/limits/reconnect-backoff.ts`) is a link a reader
+// follows by hand: after a move it must follow too.
+test("every repository file README.md, docs/ and server/README.md name in code spans exists", () => {
+  const missing: string[] = [];
+  let checked = 0;
+  for (const file of [...DOC_FILES, "server/README.md"]) {
+    for (const [, path] of read(file).matchAll(/`((?:server|scripts|test|site)\/[A-Za-z0-9_./-]+\.(?:ts|yaml|conf|vcl|astro|md|sh|json))`/g)) {
+      checked++;
+      if (!existsSync(join(ROOT, path!))) missing.push(`${file}: ${path}`);
+    }
+  }
+  expect(checked).toBeGreaterThan(50);
+  expect(missing).toEqual([]);
+});
