@@ -107,6 +107,9 @@ async function runPython(code: string, index: number): Promise<{ ok: boolean; pr
 
 const urlsIn = (text: string) => [...text.matchAll(/https?:\/\/[^\s"'`)<>]+/g)].map((m) => m[0].replace(/[.,]$/, ""));
 
+/** URLs that name a format, not a host to ask: Atom's namespace, JSON Feed's version (the feeds' examples on /docs/). */
+const FORMAT_IDENTIFIERS = ["http://www.w3.org/2005/Atom", "https://jsonfeed.org/version/1.1"];
+
 describe("every snippet on the served site runs", () => {
   test("copied from each page and run against the service: shell, JavaScript, Python; links back answer", async () => {
     const page = await context.newPage();
@@ -118,8 +121,8 @@ describe("every snippet on the served site runs", () => {
     const count = (kind: string, n = 1) => (counts[kind] = (counts[kind] ?? 0) + n);
     for (const b of blocks) {
       const where = `${b.page} block ${b.index} (${b.kind})`;
-      // No host but the page's own.
-      for (const url of urlsIn(b.text)) if (!url.startsWith(base) && !/^https?:\/\/(www\.)?(iana|github|pool\.ntp|time\.nist)/.test(url)) failures.push(`${where}: names ${url}`);
+      // No host but the page's own (and the formats' own identifiers: a feed names its spec).
+      for (const url of urlsIn(b.text)) if (!url.startsWith(base) && !/^https?:\/\/(www\.)?(iana|github|pool\.ntp|time\.nist)/.test(url) && !FORMAT_IDENTIFIERS.includes(url)) failures.push(`${where}: names ${url}`);
       // Every block before it on the same page of the same kind: functions a later block calls.
       const earlier = blocks.filter((o) => o.page === b.page && o.kind === b.kind && o.index < b.index).map((o) => o.text);
       switch (b.kind) {
