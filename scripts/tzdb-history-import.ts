@@ -100,8 +100,9 @@ async function main(): Promise<void> {
   const allNews = splitNews(newsText);
 
   const out = values.out!;
-  rmSync(out, { recursive: true, force: true });
+  // Everything this script writes, and nothing else: README.md is written by hand.
   mkdirSync(out, { recursive: true });
+  for (const f of readdirSync(out)) if (f.endsWith(".diff") || [RELEASES_INDEX, NEWS_FILE, GAPS_FILE].includes(f)) rmSync(join(out, f));
   const rows: ReleaseRow[] = [];
   const newsKept: string[] = [];
   const versionFile = readFileSync(join(values["tzdb-dir"]!, "VERSION"), "utf8");
