@@ -5,6 +5,9 @@
 // backzone and PACKRATLIST=zone.tab (2022b on), and before that the default build's region
 // files as zic read them, comments dropped. The default release
 // (data/tzdb, which may be newer than any tag) heads the chain; NEWS comes from the newest tag.
+// Releases older than the oldest tag, back to --oldest (default 2006a), come from the
+// history by their NEWS dates (tzdb/history/untagged-releases.ts); those it cannot place,
+// go to gaps.tsv.
 
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +16,31 @@ import { parseArgs } from "node:util";
 import { DEFAULT_TZDB_DIR, ROOT } from "./paths.ts";
 import { sha256Hex } from "./write-atomically.ts";
 import { makeDelta } from "./tzdb/history/release-delta.ts";
-import { formatIndex, NEWS_FILE, RELEASES_INDEX, splitNews, type ReleaseRow } from "./tzdb/history/release-store.ts";
+import { formatGaps, formatIndex, GAPS_FILE, NEWS_FILE, RELEASES_INDEX, splitNews, type ReleaseGap, type ReleaseRow } from "./tzdb/history/release-store.ts";
+import { newsReleases, placeReleases, type Commit } from "./tzdb/history/untagged-releases.ts";
+import { parseTzSources } from "./tzdb/parse.ts";
+import { resolveTzSource } from "./tzdb/resolve.ts";
+import { horizonOf } from "./tzdb/compile.ts";
+import { compileZone } from "./tzdb/transitions.ts";
+
+/**
+ * Why our zic reader or compiler refuses a release's input, or null when it takes it. Old
+ * releases have typos that were fixed days later; we leave those releases out as gaps.
+ */
+function refusal(release: string, text: string): string | null {
+  try {
+    const source = resolveTzSource(parseTzSources([{ name: `${release}/tzdata.zi`, text }]));
+    const { horizonYear, firstYear } = horizonOf(source);
+    for (const zone of source.zones) {
+      const times = compileZone(zone, horizonYear, firstYear).transitions.map((t) => t.at);
+      const i = times.findIndex((t, k) => k > 0 && t <= times[k - 1]!);
+      if (i > 0) return `${zone.name} compiles to two changes at one instant (${new Date(times[i]! * 1000).toISOString()})`;
+    }
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
 import { summaryOf } from "./tzdb/history/news-summary.ts";
 
 export const DEFAULT_RELEASES_DIR = join(ROOT, "data", "tzdb-releases");
@@ -33,10 +60,10 @@ function stripComments(text: string): string {
 }
 
 /** One tag's zic input and the form it was made in. */
-export function zicInputOfTag(mirror: string, tag: string): { text: string; form: string } {
+export function zicInputOfTag(mirror: string, tag: string, rev = tag): { text: string; form: string } {
   const dir = mkdtempSync(join(tmpdir(), `zonetime-tag-${tag}-`));
   try {
-    const archive = Bun.spawnSync(["sh", "-c", `git --git-dir="$1" archive "$2" | tar -x -C "$3"`, "sh", mirror, tag, dir], { stderr: "pipe" });
+    const archive = Bun.spawnSync(["sh", "-c", `git --git-dir="$1" archive "$2" | tar -x -C "$3"`, "sh", mirror, rev, dir], { stderr: "pipe" });
     if (archive.exitCode !== 0) throw new Error(`extracting ${tag}: ${archive.stderr.toString()}`);
     const makefile = readFileSync(join(dir, "Makefile"), "utf8");
     // Only releases whose Makefile knows PACKRATLIST make the same form as data/tzdb; the
@@ -61,6 +88,7 @@ async function main(): Promise<void> {
       mirror: { type: "string", default: DEFAULT_MIRROR },
       "tzdb-dir": { type: "string", default: DEFAULT_TZDB_DIR },
       out: { type: "string", default: DEFAULT_RELEASES_DIR },
+      oldest: { type: "string", default: "2006a" },
     },
   });
   const mirror = values.mirror!;
@@ -68,11 +96,13 @@ async function main(): Promise<void> {
   const defaultText = readFileSync(join(values["tzdb-dir"]!, "tzdata.zi"), "utf8");
   const defaultRelease = /^#\s*version\s+(\S+)/m.exec(defaultText)?.[1];
   if (!defaultRelease) throw new Error("data/tzdb/tzdata.zi names no release");
-  const allNews = splitNews(git(mirror, ["show", `${tags[0]}:NEWS`]));
+  const newsText = git(mirror, ["show", `${tags[0]}:NEWS`]);
+  const allNews = splitNews(newsText);
 
   const out = values.out!;
-  rmSync(out, { recursive: true, force: true });
+  // Everything this script writes, and nothing else: README.md is written by hand.
   mkdirSync(out, { recursive: true });
+  for (const f of readdirSync(out)) if (f.endsWith(".diff") || [RELEASES_INDEX, NEWS_FILE, GAPS_FILE].includes(f)) rmSync(join(out, f));
   const rows: ReleaseRow[] = [];
   const newsKept: string[] = [];
   const versionFile = readFileSync(join(values["tzdb-dir"]!, "VERSION"), "utf8");
@@ -86,26 +116,45 @@ async function main(): Promise<void> {
     summary: defaultNews ? summaryOf(defaultNews) : "no NEWS entry at hand (the release is newer than the repository's tags)",
   });
   if (defaultNews) newsKept.push(defaultNews);
+  const oldestTag = tags[tags.length - 1]!;
+  // The history before the oldest tag: linear, oldest commit first.
+  const commits: Commit[] = git(mirror, ["log", "--reverse", "--format=%H %at", oldestTag]).trim().split("\n")
+    .map((l) => ({ hash: l.split(" ")[0]!, at: Number(l.split(" ")[1]) }));
+  const untagged = newsReleases(newsText).filter((r) => r.release < oldestTag && r.release >= values.oldest!);
+  const { found, gaps } = placeReleases(untagged, commits);
+  const gapRows: ReleaseGap[] = [...gaps];
+  const sources = [
+    ...tags.filter((t) => t < defaultRelease).map((tag) => ({ release: tag, rev: tag, source: `eggert/tz tag ${tag}` })),
+    ...found.map((r) => ({ release: r.release, rev: r.commit.hash, source: `eggert/tz history at NEWS's "Release ${r.heading}" date: its last commit then` })),
+  ];
   let newer = defaultText;
-  for (const tag of tags.filter((t) => t < defaultRelease)) {
-    const { text, form } = zicInputOfTag(mirror, tag);
+  for (const { release: tag, rev, source } of sources) {
+    const { text, form } = zicInputOfTag(mirror, tag, rev);
+    const refused = refusal(tag, text);
+    if (refused !== null) {
+      // 2009u's SAVE "-" and 2008d's Sofia so far: gaps, not workarounds.
+      gapRows.push({ release: tag, reason: `its source is refused by our zic reader: ${refused}` });
+      console.log(`${tag}: left out: ${refused}`);
+      continue;
+    }
     writeFileSync(join(out, `${tag}.diff`), makeDelta(newer, text));
     const entry = allNews.get(tag);
     if (entry) newsKept.push(entry);
-    const commit = git(mirror, ["rev-list", "-n", "1", tag]).trim();
+    const commit = git(mirror, ["rev-list", "-n", "1", rev]).trim();
     rows.push({
       release: tag,
       date: entry ? /^Release \S+ - (\d{4}-\d\d-\d\d)/.exec(entry)?.[1] ?? null : null,
       form,
       sha256: sha256Hex(text),
-      source: `eggert/tz tag ${tag} (${commit})`,
-      summary: entry ? summaryOf(entry) : "no NEWS entry",
+      source: `${source} (${commit})`,
+      summary: entry ? summaryOf(entry) || "no summary in NEWS" : "no NEWS entry",
     });
     newer = text;
     console.log(`${tag}: ${form}, ${text.length} bytes`);
   }
   writeFileSync(join(out, RELEASES_INDEX), formatIndex(rows));
   writeFileSync(join(out, NEWS_FILE), `${newsKept.join("\n\n")}\n`);
+  writeFileSync(join(out, GAPS_FILE), formatGaps(gapRows.sort((a, b) => b.release.localeCompare(a.release))));
   console.log(`${rows.length} releases written to ${out}`);
 }
 

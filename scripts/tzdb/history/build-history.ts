@@ -14,7 +14,7 @@ import { parseTzSources } from "../parse.ts";
 import type { RuleLine } from "../parse.ts";
 import { resolveTzSource, type ResolvedZone, type ZoneTableSource } from "../resolve.ts";
 import { compileZone } from "../transitions.ts";
-import { readStoredReleases, type StoredRelease } from "./release-store.ts";
+import { readGaps, readStoredReleases, type StoredRelease } from "./release-store.ts";
 
 /** The older releases live beside data/tzdb; a tzdb folder without them serves its own release alone. */
 export function releasesDirOf(tzdbDir: string): string {
@@ -29,10 +29,18 @@ function releasesOf(tzdbDir: string): StoredRelease[] {
   return [{ release, date: null, form: "tzdata.zi+backzone", sha256: sha256Hex(text), source: tzdbDir, summary: "", text, news: "" }];
 }
 
-/** IANA's releases between the first and the last served that are not served: YYYY + letters a.. up to each year's last. */
-export function gapsOf(releases: readonly string[]): string[] {
+/** Since 2012e every letter of a year is a release with data; before, some were code only. */
+const LETTERS_ARE_RELEASES_SINCE = 2012;
+
+/**
+ * IANA's releases between the first and the last served that are not served: `listed`
+ * (data/tzdb-releases/gaps.tsv, made from NEWS) and, from 2012 on, YYYY + letters a.. up to
+ * each year's last served.
+ */
+export function gapsOf(releases: readonly string[], listed: readonly string[] = []): string[] {
   const served = new Set(releases);
-  const sorted = [...releases].sort();
+  const sorted = [...releases].filter((r) => Number(r.slice(0, 4)) >= LETTERS_ARE_RELEASES_SINCE).sort();
+  if (sorted.length === 0) return [...listed].sort();
   const lastLetter = new Map<number, string>();
   for (const r of sorted) lastLetter.set(Number(r.slice(0, 4)), r.slice(4));
   const gaps: string[] = [];
@@ -46,7 +54,7 @@ export function gapsOf(releases: readonly string[]): string[] {
       if (!served.has(name)) gaps.push(name);
     }
   }
-  return gaps;
+  return [...new Set([...listed, ...gaps])].sort();
 }
 
 /**
@@ -138,11 +146,12 @@ export async function buildHistory(tzdbDir: string, outDir: string, builtAt: str
   const meta: ReleaseMeta[] = releases.map((r, i) => ({
     release: r.release, date: r.date, summary: r.summary, news: r.news, form: r.form, names: perRelease[i]!.size,
   }));
-  const bytes = encodeHistory({ meta: { releases: meta, gaps: gapsOf(releases.map((r) => r.release)), names: nameList }, zones, matrix });
+  const gaps = gapsOf(releases.map((r) => r.release), readGaps(releasesDirOf(tzdbDir)).map((g) => g.release));
+  const bytes = encodeHistory({ meta: { releases: meta, gaps, names: nameList }, zones, matrix });
   writeAtomically(join(outDir, HISTORY_FILE), bytes);
   return {
     releases: releases.map((r) => r.release),
-    gaps: gapsOf(releases.map((r) => r.release)),
+    gaps,
     names: nameList.length,
     versions: versions.length,
     file: { name: HISTORY_FILE, bytes: bytes.length, sha256: sha256Hex(bytes) },

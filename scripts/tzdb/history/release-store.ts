@@ -11,9 +11,32 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { sha256Hex } from "../../write-atomically.ts";
 import { applyDelta } from "./release-delta.ts";
+import { dataReleaseOf } from "./untagged-releases.ts";
 
 export const RELEASES_INDEX = "releases.tsv";
 export const NEWS_FILE = "NEWS";
+/** Releases IANA made within the served range that are not served, one per line with why. */
+export const GAPS_FILE = "gaps.tsv";
+
+export interface ReleaseGap {
+  release: string;
+  reason: string;
+}
+
+export function formatGaps(gaps: readonly ReleaseGap[]): string {
+  return ["# release\treason", ...gaps.map((g) => `${g.release}\t${g.reason.replace(/[\t\n]+/g, " ")}`), ""].join("\n");
+}
+
+/** The gaps listed in `dir`'s gaps.tsv; none when it is absent. */
+export function readGaps(dir: string): ReleaseGap[] {
+  const path = join(dir, GAPS_FILE);
+  if (!existsSync(path)) return [];
+  return readFileSync(path, "utf8").split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((line, i) => {
+    const [release, reason] = line.split("\t");
+    if (!release || !/^\d{4}[a-z]$/.test(release) || !reason) throw new Error(`${GAPS_FILE} line ${i + 2}: malformed row`);
+    return { release, reason };
+  });
+}
 
 export interface ReleaseRow {
   release: string;
@@ -47,13 +70,13 @@ export function parseIndex(text: string): ReleaseRow[] {
   });
 }
 
-/** NEWS entries by release: each begins at a "Release X - date" line. */
+/** NEWS entries by release ("data2011k" is 2011k): each begins at a "Release X - date" line. */
 export function splitNews(news: string): Map<string, string> {
   const out = new Map<string, string>();
   const parts = news.split(/^(?=Release \S+ - )/m);
   for (const part of parts) {
     const m = /^Release (\S+) - /.exec(part);
-    if (m) out.set(m[1]!, part.trimEnd());
+    if (m) out.set(dataReleaseOf(m[1]!) ?? m[1]!, part.trimEnd());
   }
   return out;
 }

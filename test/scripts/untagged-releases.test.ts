@@ -1,0 +1,80 @@
+// The releases before IANA's first tag (2012e), placed in the repository's history by their
+// NEWS dates (scripts/tzdb/history/untagged-releases.ts): every data release NEWS names from
+// 2006a on is either served or listed as a gap, and each one served is the tree of a
+// check-in made within the hour before its NEWS stamp, compiled from that tree.
+
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { zicInputOfTag } from "../../scripts/tzdb-history-import.ts";
+import { readGaps, readStoredReleases } from "../../scripts/tzdb/history/release-store.ts";
+import { dataReleaseOf, MAX_STAMP_AFTER_CHECK_IN, newsReleases, placeReleases } from "../../scripts/tzdb/history/untagged-releases.ts";
+import { REPO_TZDB_DIR, testHistory } from "../support/history-table.ts";
+import { mirrorGitDir } from "../support/third-party.ts";
+
+const RELEASES_DIR = join(REPO_TZDB_DIR, "..", "tzdb-releases");
+const OLDEST_IMPORTED = "2006a";
+const FIRST_TAG = "2012e";
+
+function git(args: string[]): string {
+  const run = Bun.spawnSync(["git", "--git-dir", mirrorGitDir("eggert/tz"), ...args]);
+  if (run.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr.toString()}`);
+  return run.stdout.toString();
+}
+
+/** NEWS as the newest tag has it (2012e had none yet: NEWS began in 2013). */
+function news(): string {
+  const newest = git(["tag", "--list"]).split("\n").filter((t) => /^\d{4}[a-z]$/.test(t)).sort().at(-1)!;
+  return git(["show", `${newest}:NEWS`]);
+}
+
+describe("releases before 2012e, from the repository's history", () => {
+  test("every data release NEWS names from 2006a to 2012d is served or listed in GET /tzdb's gaps", async () => {
+    const history = await testHistory();
+    const served = new Set(history.releases.map((r) => r.release));
+    const gaps = new Set(history.gaps);
+    const named = newsReleases(news()).map((r) => r.release)
+      .filter((r) => r >= OLDEST_IMPORTED && r < FIRST_TAG);
+    expect(named.length).toBeGreaterThan(80);
+    expect(named.filter((r) => !served.has(r) && !gaps.has(r))).toEqual([]);
+    expect(named.filter((r) => served.has(r) && gaps.has(r))).toEqual([]);
+    // Most are found: the history's check-ins match most stamps to the second.
+    expect(named.filter((r) => served.has(r)).length).toBeGreaterThan(40);
+    // Each gap has its reason committed.
+    const reasons = new Map(readGaps(RELEASES_DIR).map((g) => [g.release, g.reason]));
+    for (const r of named.filter((r) => gaps.has(r))) expect(reasons.get(r)).toBeString();
+  }, 120_000); // builds every release's tables
+
+  test("each served one is its commit's tree, checked in at most an hour before its NEWS stamp", () => {
+    const stamps = new Map(newsReleases(news()).map((r) => [r.release, r.at]));
+    const old = readStoredReleases(REPO_TZDB_DIR, RELEASES_DIR).filter((r) => r.release < FIRST_TAG);
+    expect(old.length).toBeGreaterThan(40);
+    // Three spread over the range keep the test quick (each extracts a tree); the sha256 of
+    // every one is checked by the build already.
+    for (const release of [old[0]!, old[Math.floor(old.length / 2)]!, old[old.length - 1]!]) {
+      const commit = /\(([0-9a-f]{40})\)$/.exec(release.source)?.[1];
+      expect(commit).toBeString();
+      const checkedIn = Number(git(["show", "-s", "--format=%at", commit!]).trim());
+      const stamp = stamps.get(release.release)!;
+      expect(stamp - checkedIn).toBeGreaterThanOrEqual(0);
+      expect(stamp - checkedIn).toBeLessThanOrEqual(MAX_STAMP_AFTER_CHECK_IN);
+      expect(zicInputOfTag(mirrorGitDir("eggert/tz"), release.release, commit).text).toBe(release.text);
+    }
+  });
+
+  test("a release whose stamp follows no check-in of its own, or only an older release's, is a gap", () => {
+    const commits = [{ hash: "a", at: 1000 }, { hash: "b", at: 2000 }, { hash: "c", at: 900_000 }];
+    const { found, gaps } = placeReleases([
+      { heading: "2001d", release: "2001d", at: 900_010 }, // c, 10 s after: found
+      { heading: "data2001c", release: "2001c", at: 500_000 }, // b, days after: not knowable
+      { heading: "2001b", release: "2001b", at: 2030 }, // b again: after 2001a's check-in
+      { heading: "2001a", release: "2001a", at: 2001 }, // b, 1 s after: found
+    ], commits);
+    expect(found.map((r) => [r.release, r.commit.hash])).toEqual([["2001d", "c"], ["2001a", "b"]]);
+    expect(gaps.map((g) => g.release)).toEqual(["2001c", "2001b"]);
+  });
+
+  test("NEWS headings name data releases; code-only ones none", () => {
+    expect(["data2011k", "code2012c-data2012d", "2011i", "code2006h", "96a"].map(dataReleaseOf)).toEqual(["2011k", "2012d", "2011i", null, null]);
+  });
+});
+
