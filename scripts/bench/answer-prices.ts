@@ -49,7 +49,14 @@ const ROWS: Row[] = [
   { label: "timeapi.io AvailableTimeZones", count: 2000, request: () => ({ path: "/api/TimeZone/AvailableTimeZones" }) },
   { label: "timeapi.io ConvertTimeZone (POST)", count: 2000, request: (n) => ({ path: "/api/Conversion/ConvertTimeZone", body: JSON.stringify({ fromTimeZone: "Europe/Amsterdam", dateTime: `${1 + (n % 9998)}`.padStart(4, "0") + "-03-28 02:30:00", toTimeZone: "America/Los_Angeles", dstAmbiguity: "" }) }) },
   { label: "Google timezone", count: 2000, request: (n) => ({ path: `/maps/api/timezone/json?location=38.908133,-77.047119&timestamp=${1458000000 + n}` }) },
+  // The time machine (issue 33): releases from GET /tzdb, newest first.
+  { label: "/tzdb/{release}/changes?since= a far pair each", count: 40, request: (n) => ({ path: `/tzdb/${releases[n % 20]}/changes?since=${releases[releases.length - 1 - Math.floor(n / 20)]}` }) },
+  { label: "/timezone/{name}/changes oldest..newest", count: 400, request: (n) => ({ path: `/timezone/America/New_York/changes?from=${releases.at(-1)}&to=${releases[0]}&end=${2100 + (n % 7000)}-01-01T00:00:00Z` }) },
+  { label: "/device?tzdb= random instant 1900-2000", count: 120, request: (n) => ({ path: `/device?tzdb=${releases[1 + (n % (releases.length - 1))]}&at=${twentiethCentury(n)}` }) },
 ];
+
+/** The releases the service serves, newest first (read from GET /tzdb before the rows run). */
+let releases: string[] = [];
 
 interface Measured {
   cpuMicros: number;
@@ -83,6 +90,7 @@ export async function benchAnswerPrices(dataDir: string): Promise<void> {
   const service = await startService({ DATA_DIR: dataDir, RATE_LIMIT: `${BURST}/3600s`, TRUST_PROXY: "loopback" }, { cpu: 1 });
   try {
     console.log("answer prices: server CPU per request in time objects (a new build each request where answers are cached per query), and the tokens charged");
+    releases = ((await (await fetch(`${service.url}/tzdb`)).json()) as { releases: { release: string }[] }).releases.map((r) => r.release);
     const results: [Row, Measured][] = [];
     for (const row of ROWS) {
       await measure(service.url, service.child.pid, { ...row, count: Math.min(row.count, 20) }); // warm

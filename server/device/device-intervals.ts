@@ -108,7 +108,8 @@ const byTable = new WeakMap<ZoneTable, DeviceIntervals>();
 
 /** The kept stretches of a loaded table (they live and die with it). */
 export function deviceIntervalsOf(table: ZoneTable): DeviceIntervals {
-  let intervals = byTable.get(table);
-  if (intervals === undefined) byTable.set(table, (intervals = new DeviceIntervals(table, deviceStringsOf(table))));
+  const compiled = table.compiled; // shared by every tzdb release's table, as deviceStringsOf
+  let intervals = byTable.get(compiled);
+  if (intervals === undefined) byTable.set(compiled, (intervals = new DeviceIntervals(compiled, deviceStringsOf(compiled))));
   return intervals;
 }

@@ -1,6 +1,8 @@
 // The runtime's view of generated/tzdb-history.bin: every release served, each as a
 // ZoneTable of its own (the names that release had, pointing at the versions it compiled
-// to), made on first use and kept. The default release answers from zones.bin itself, so
+// to), made on first use and kept. Release tables share one table of every version for
+// their per-zone work (types, footers, period caches, device-string checks), so a release
+// table holds little more than its names. The default release answers from zones.bin itself, so
 // `?tzdb=` naming it is exactly the answer without it.
 
 import { ABSENT, decodeHistory, type HistoryData, type ReleaseMeta } from "../formats/history-format.ts";
@@ -17,6 +19,7 @@ export class TzdbHistory {
   private readonly byRelease = new Map<string, number>();
   private readonly tables = new Map<string, ZoneTable>();
   private readonly stringOfName = new Map<string, number>();
+  private versions: ZoneTable | null = null;
 
   constructor(data: HistoryData, private readonly defaultTable: ZoneTable) {
     this.data = data;
@@ -66,7 +69,8 @@ export class TzdbHistory {
     if (table === undefined) {
       const r = this.byRelease.get(release);
       if (r === undefined) return undefined;
-      table = new ZoneTable(this.releaseData(release, r));
+      this.versions ??= new ZoneTable(this.data.zones);
+      table = new ZoneTable(this.releaseData(release, r), this.versions);
       this.tables.set(release, table);
     }
     return table;

@@ -73,6 +73,8 @@ export class ZoneTable {
   /** Every name (Zones and Links), sorted as WorldTimeAPI and `sort` order them. */
   readonly names: readonly string[];
   readonly zoneCount: number;
+  /** The table whose per-zone work this one shares (itself, or the `versions` it was made with). */
+  readonly compiled: ZoneTable;
 
   private readonly data: ZoneTableData;
   private readonly types: LocalTimeType[];
@@ -89,13 +91,19 @@ export class ZoneTable {
   /** Facts decoded once per name: they are constant for the life of the table. */
   private readonly factsByName = new Map<string, NameFacts | null>();
 
-  constructor(data: ZoneTableData) {
+  /**
+   * `versions`: a table over the same compiled zones (its `data` but other names), whose
+   * per-zone work this one shares: a tzdb release's table (tzdb-history.ts) holds only
+   * its names, and every release's answers and device strings share one set of checks.
+   */
+  constructor(data: ZoneTableData, versions?: ZoneTable) {
     this.data = data;
     this.tzdbVersion = data.tzdbVersion;
     this.builtAt = data.builtAt;
     this.zoneCount = data.zones.length / ZONE_RECORD_INTS;
-    this.types = [];
-    for (let t = 0; t < data.types.length / TYPE_RECORD_INTS; t++) {
+    this.compiled = versions ?? this;
+    this.types = versions?.types ?? [];
+    for (let t = 0; t < (versions ? 0 : data.types.length / TYPE_RECORD_INTS); t++) {
       const o = t * TYPE_RECORD_INTS;
       this.types.push(Object.freeze({
         utoff: data.types[o]!,
@@ -126,8 +134,8 @@ export class ZoneTable {
       if (tab > 0) this.countryNames.set(line.slice(0, tab), line.slice(tab + 1));
     }
     this.names = names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    this.footers = [];
-    for (let z = 0; z < this.zoneCount; z++) {
+    this.footers = versions?.footers ?? [];
+    for (let z = 0; z < (versions ? 0 : this.zoneCount); z++) {
       const o = z * ZONE_RECORD_INTS;
       const first = data.zones[o + 3]!;
       const count = data.zones[o + 4]!;
@@ -135,9 +143,9 @@ export class ZoneTable {
       for (let r = first; r < first + count; r++) rules.push(footerRuleAt(data, r, (i) => this.types[i]!));
       this.footers.push(count > 0 ? { stdoff: data.zones[o + 5]!, rules } : null);
     }
-    this.cacheStart = new Float64Array(this.zoneCount).fill(Infinity);
-    this.cacheEnd = new Float64Array(this.zoneCount).fill(-Infinity);
-    this.cachePeriod = new Array(this.zoneCount).fill(null);
+    this.cacheStart = versions?.cacheStart ?? new Float64Array(this.zoneCount).fill(Infinity);
+    this.cacheEnd = versions?.cacheEnd ?? new Float64Array(this.zoneCount).fill(-Infinity);
+    this.cachePeriod = versions?.cachePeriod ?? new Array(this.zoneCount).fill(null);
   }
 
   static fromBuffer(buffer: ArrayBuffer, file: string): ZoneTable {

@@ -9,6 +9,7 @@ import { changeWindows, type ChangeWindow } from "../../tz/release-changes.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
 import type { Profile } from "../../time-object/time-object.ts";
 import { formatUtc } from "../routes/transitions-answer.ts";
+import type { Memo } from "../caching/memo.ts";
 
 /** The default range compared: 1800 through 2100, as the reference test checks it. */
 export const DEFAULT_START = daysFromCivil(1800, 1, 1) * SECONDS_PER_DAY;
@@ -53,17 +54,18 @@ export interface ReleaseChanges {
   changed: { name: string; windows: ChangeWindow[] }[];
 }
 
-const computed = new WeakMap<TzdbHistory, Map<string, ReleaseChanges>>();
+/** What a ReleaseChanges holds, for its memo's budget: a window's record and two answers, a name. */
+export const releaseChangesBytes = (c: ReleaseChanges) =>
+  c.changed.reduce((sum, n) => sum + 64 + 2 * n.name.length + 96 * n.windows.length, 0) + 64 * (c.added.length + c.removed.length);
 
-/** Every name that changed from `since` to `release` over [start, end); kept per pair and range. */
-export function releaseChanges(history: TzdbHistory, since: string, release: string, start = DEFAULT_START, end = DEFAULT_END): ReleaseChanges {
-  let cache = computed.get(history);
-  if (cache === undefined) {
-    cache = new Map();
-    computed.set(history, cache);
-  }
+/**
+ * Every name that changed from `since` to `release` over [start, end). Kept in `memo` per
+ * pair and range when one is given (the feeds and the release routes ask the same
+ * consecutive pairs again; a far pair costs 35-250 ms and up to 2 MB to keep).
+ */
+export function releaseChanges(history: TzdbHistory, since: string, release: string, start = DEFAULT_START, end = DEFAULT_END, memo?: Memo<ReleaseChanges>): ReleaseChanges {
   const key = `${since}|${release}|${start}|${end}`;
-  const known = cache.get(key);
+  const known = memo?.get(key);
   if (known !== undefined) return known;
   const a = history.table(since)!;
   const b = history.table(release)!;
@@ -79,7 +81,7 @@ export function releaseChanges(history: TzdbHistory, since: string, release: str
     const windows = nameWindows(history, since, release, name, start, end);
     if (windows.length > 0) changes.changed.push({ name, windows });
   }
-  cache.set(key, changes);
+  memo?.set(key, changes);
   return changes;
 }
 

@@ -7,7 +7,8 @@
 
 import { formatDateTime } from "../../core/time-format.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
-import { nameWindows, releaseChanges, releaseInstant, DEFAULT_END, DEFAULT_START } from "./changes-answer.ts";
+import { nameWindows, releaseChanges, releaseInstant, DEFAULT_END, DEFAULT_START, type ReleaseChanges } from "./changes-answer.ts";
+import type { Memo } from "../caching/memo.ts";
 
 export const ATOM_TYPE = "application/atom+xml; charset=utf-8";
 export const JSON_FEED_TYPE = "application/feed+json; charset=utf-8";
@@ -42,14 +43,14 @@ function updatedOf(history: TzdbHistory, release: string, builtAt: number): stri
 /** A release's page on the website (site/src/pages/releases/), which /tzdb/{release}/changes answers as JSON. */
 export const releasePage = (release: string) => `/releases/${release}/`;
 
-export function releasesFeed(history: TzdbHistory, builtAt: number): Feed {
+export function releasesFeed(history: TzdbHistory, builtAt: number, memo?: Memo<ReleaseChanges>): Feed {
   const entries: FeedEntry[] = [];
   for (const meta of history.releases) {
     const since = history.previous(meta.release);
     const at = releaseInstant(history, meta.release, builtAt);
     let names: string[] = [];
     if (since !== null) {
-      const changes = releaseChanges(history, since, meta.release);
+      const changes = releaseChanges(history, since, meta.release, DEFAULT_START, DEFAULT_END, memo);
       names = changes.changed.filter((c) => c.windows.some((w) => w.end > at)).map((c) => c.name);
       names.push(...changes.added.map((n) => `${n} (new)`));
     }

@@ -63,7 +63,7 @@ export function releaseChangesRoute(request: RouteRequest): Response {
   const key = `tzdb-changes|${request.profile}|${release}|${since}|${Math.floor(now / DAY)}`;
   return cacheableAnswer(request, key, 3600, () => {
     const meta = history.meta(release)!;
-    const changes = since === null ? { added: [], removed: [], changed: [] } : releaseChanges(history, since, release);
+    const changes = since === null ? { added: [], removed: [], changed: [] } : releaseChanges(history, since, release, DEFAULT_START, DEFAULT_END, request.data.memos.releaseChanges);
     const entries = changes.changed.map((c) => ({
       timezone: c.name,
       future: c.windows.some((w) => w.end > now),
@@ -106,10 +106,10 @@ export function nameChanges(request: RouteRequest): Response {
 const builtAt = (request: RouteRequest) => Math.floor(Date.parse(request.data.zones.builtAt) / 1000) || 0;
 
 export const tzdbFeedAtom = (request: RouteRequest) => cacheableAnswer(request, "tzdb-feed|atom", 3600,
-  () => atom(releasesFeed(request.data.history, builtAt(request))), ATOM_TYPE, ALWAYS);
+  () => atom(releasesFeed(request.data.history, builtAt(request), request.data.memos.releaseChanges)), ATOM_TYPE, ALWAYS);
 
 export const tzdbFeedJson = (request: RouteRequest) => cacheableAnswer(request, "tzdb-feed|json", 3600,
-  () => jsonFeed(releasesFeed(request.data.history, builtAt(request))), JSON_FEED_TYPE, ALWAYS);
+  () => jsonFeed(releasesFeed(request.data.history, builtAt(request), request.data.memos.releaseChanges)), JSON_FEED_TYPE, ALWAYS);
 
 /** The name as the newest release that has it spells it; 404 when no release served has it. */
 function anyReleaseName(history: TzdbHistory, raw: string): string {
