@@ -2,7 +2,8 @@
 
 import { join } from "node:path";
 import type { ZonesManifest } from "../../server/formats/manifest.ts";
-import { encodeZones, ZONES_FILE } from "../../server/formats/zones-format.ts";
+import { ZONES_FILE } from "../../server/formats/zones-format.ts";
+import { encodeCheckedZones } from "./checked-zones.ts";
 import { sha256Hex, writeAtomically } from "../write-atomically.ts";
 import { compileTzdb, toTableInput } from "./compile.ts";
 import { readZoneFacts } from "./zone-facts.ts";
@@ -22,7 +23,7 @@ export async function buildZones(tzdbDir: string, outDir: string, builtAt: strin
   const source = await readTzdbSource(tzdbDir);
   const tz = compileTzdb([source]);
   const input = toTableInput(tz, builtAt, await readZoneFacts(tzdbDir));
-  const bytes = encodeZones(input);
+  const bytes = encodeCheckedZones(input);
   writeAtomically(join(outDir, ZONES_FILE), bytes);
   return {
     version: tz.version,

@@ -129,18 +129,6 @@ export class DeviceStrings {
 
   constructor(private readonly table: ZoneTable) {}
 
-  /**
-   * Checks every zone's footer now, at data load: each check walks 400 years of its rules
-   * (0.1-1 ms), which the first /device list after a load would otherwise pay for all zones at once.
-   */
-  prepare(): void {
-    for (const name of this.table.names) {
-      const zone = this.table.resolve(name)!.zone;
-      const footer = this.footer(zone);
-      if (footer !== null) this.footerRightFrom(zone, footer);
-    }
-  }
-
   /** The device string for `zone` at unix second `at`. */
   at(zone: number, at: number): DeviceTz {
     return this.steady(zone, at).tz;
@@ -202,16 +190,31 @@ export class DeviceStrings {
     return from === -Infinity ? 0 : from;
   }
 
+  /** The build's check where the table has it (zones.bin from minor 2), else made here once. */
   private footerRightFrom(zone: number, footer: Candidate): number {
-    let from = this.footerFrom.get(zone);
+    let from = this.table.checkedDeviceFooterFrom(zone) ?? this.footerFrom.get(zone);
     if (from === undefined) {
-      const posixFrom = this.table.posixTz(zone)!.from;
-      const checkFrom = posixFrom === -Infinity ? 0 : posixFrom;
-      const end = Math.min(END_OF_DATA, Math.max(checkFrom, this.periodicFrom(zone)) + CYCLE);
-      from = firstMismatch(this.table, zone, footer.tz, checkFrom, end) === null ? posixFrom : Infinity;
+      from = this.checkFooter(zone, footer);
       this.footerFrom.set(zone, from);
     }
     return from;
+  }
+
+  /**
+   * From when the zone's footer is right for good on device libcs: its TZstarttime if the
+   * string matches the table over a whole 400-year cycle from there, else Infinity. A walk
+   * of 400 years (0.1-1 ms a zone): the build makes it for every zone (footerChecks).
+   */
+  footerCheck(zone: number): number {
+    const footer = this.footer(zone);
+    return footer === null ? Infinity : this.checkFooter(zone, footer);
+  }
+
+  private checkFooter(zone: number, footer: Candidate): number {
+    const posixFrom = this.table.posixTz(zone)!.from;
+    const checkFrom = posixFrom === -Infinity ? 0 : posixFrom;
+    const end = Math.min(END_OF_DATA, Math.max(checkFrom, this.periodicFrom(zone)) + CYCLE);
+    return firstMismatch(this.table, zone, footer.tz, checkFrom, end) === null ? posixFrom : Infinity;
   }
 
   /** `span` is lowered to the first instants after `at` where the candidates may differ. */
@@ -312,6 +315,12 @@ export function refreshAfter(at: number, validUntil: number | null): number {
 }
 
 const byTable = new WeakMap<ZoneTable, DeviceStrings>();
+
+/** Every zone's footer check (footerCheck), for the build to store in zones.bin. */
+export function footerChecks(table: ZoneTable): Float64Array {
+  const strings = new DeviceStrings(table);
+  return Float64Array.from({ length: table.zoneCount }, (_, zone) => strings.footerCheck(zone));
+}
 
 /**
  * The device strings of a loaded table's compiled zones (their per-zone cache lives and

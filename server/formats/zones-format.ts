@@ -25,7 +25,13 @@
 //                          coordinates, comment (string indices; -1: no row in the tables)
 //   and header bytes 52-55: u32 string index of the country names (`code\tname` lines), or
 //   0xffffffff when the build had no iso3166.tab
-// A minor-0 file (no POSIX section) still reads: its zones answer posix_tz null.
+//   since minor 2, after zero padding to a multiple of 8:
+//   f64[zoneCount]         per zone: from when its POSIX TZ string is right for good on
+//                          device libcs (device-tz.ts, footerCheck: a 400-year walk the build
+//                          does once, not every worker at every start); Infinity: never;
+//                          NaN: not checked (the runtime then checks it itself)
+// A minor-0 file (no POSIX section) still reads: its zones answer posix_tz null. A minor-1
+// file (no checks) still reads: its checks are made at run time.
 
 import { encodeStrings, readStrings, writeStrings } from "./string-table.ts";
 import { HEADER_BYTES, openTable, writeHeader, type TableKind } from "./table-header.ts";
@@ -35,9 +41,11 @@ import type { CompiledZone, DayKind, FooterRule, LocalTimeType, TimeType } from 
 export const ZONES_FILE = "zones.bin";
 export const ZONES_MAGIC = "ZTZONES\0";
 export const ZONES_FORMAT_MAJOR = 1;
-export const ZONES_FORMAT_MINOR = 1;
+export const ZONES_FORMAT_MINOR = 2;
 /** The first minor version whose files carry the POSIX TZ section. */
 const POSIX_SECTION_MINOR = 1;
+/** The first minor version whose files carry the device footer checks. */
+const CHECKS_SECTION_MINOR = 2;
 const ZONES_KIND: TableKind = { magic: ZONES_MAGIC, major: ZONES_FORMAT_MAJOR, minor: ZONES_FORMAT_MINOR, what: "zone table" };
 const ZONE_INTS = 6;
 const TYPE_INTS = 4;
@@ -63,6 +71,8 @@ export interface ZoneTableInput {
   zones: { name: string; compiled: CompiledZone }[];
   /** Every public name: Zones and Links, each pointing at an index into `zones`. */
   names: { name: string; zone: number; isLink: boolean }[];
+  /** Per zone: its device footer check (the layout above); absent: NaN, not checked. */
+  deviceFooterFrom?: ArrayLike<number>;
 }
 
 /** The decoded file: flat typed arrays, indexed as the layout above says. */
@@ -85,6 +95,8 @@ export interface ZoneTableData {
   facts: Int32Array;
   /** `code\tname` lines of iso3166.tab; empty without them. */
   countryNames: string;
+  /** Per zone: its device footer check (the layout above); empty before minor 2. */
+  deviceFooterFrom: Float64Array;
   strings: string[];
 }
 
@@ -98,7 +110,7 @@ interface Counts {
   stringBytes: number;
 }
 
-function layout(c: Counts, withPosix: boolean) {
+function layout(c: Counts, withPosix: boolean, withChecks: boolean) {
   const times = HEADER_BYTES;
   const zones = times + 8 * c.transitionCount;
   const types = zones + 4 * ZONE_INTS * c.zoneCount;
@@ -110,8 +122,10 @@ function layout(c: Counts, withPosix: boolean) {
   const posixFrom = withPosix ? Math.ceil((stringBlob + c.stringBytes) / 8) * 8 : stringBlob + c.stringBytes;
   const posixTz = posixFrom + (withPosix ? 8 * c.zoneCount : 0);
   const facts = posixTz + (withPosix ? 4 * c.zoneCount : 0);
-  const total = facts + (withPosix ? 4 * FACT_INTS * c.nameCount : 0);
-  return { times, zones, types, footerRules, names, stringOffsets, typeIndices, stringBlob, posixFrom, posixTz, facts, total };
+  const factsEnd = facts + (withPosix ? 4 * FACT_INTS * c.nameCount : 0);
+  const deviceFooterFrom = withChecks ? Math.ceil(factsEnd / 8) * 8 : factsEnd;
+  const total = deviceFooterFrom + (withChecks ? 8 * c.zoneCount : 0);
+  return { times, zones, types, footerRules, names, stringOffsets, typeIndices, stringBlob, posixFrom, posixTz, facts, deviceFooterFrom, total };
 }
 
 export function encodeZones(input: ZoneTableInput): Uint8Array {
@@ -186,7 +200,7 @@ export function encodeZones(input: ZoneTableInput): Uint8Array {
     stringCount: strings.length,
     stringBytes,
   };
-  const at = layout(counts, true);
+  const at = layout(counts, true, true);
   const buffer = new ArrayBuffer(at.total);
   const bytes = new Uint8Array(buffer);
   const view = writeHeader(buffer, ZONES_KIND);
@@ -205,6 +219,8 @@ export function encodeZones(input: ZoneTableInput): Uint8Array {
   new Float64Array(buffer, at.posixFrom, posixFrom.length).set(posixFrom);
   new Int32Array(buffer, at.posixTz, posixTz.length).set(posixTz);
   new Int32Array(buffer, at.facts, factRows.length).set(factRows);
+  const checks = new Float64Array(buffer, at.deviceFooterFrom, counts.zoneCount).fill(NaN);
+  if (input.deviceFooterFrom !== undefined) checks.set(input.deviceFooterFrom);
   return bytes;
 }
 
@@ -220,7 +236,8 @@ export function decodeZones(buffer: ArrayBuffer, file: string): ZoneTableData {
   const versionString = u(7);
   const builtAtString = u(8);
   const withPosix = formatMinor >= POSIX_SECTION_MINOR;
-  const at = layout(counts, withPosix);
+  const withChecks = formatMinor >= CHECKS_SECTION_MINOR;
+  const at = layout(counts, withPosix, withChecks);
   checkLength(at.total);
 
   const strings = readStrings(buffer, at.stringOffsets, at.stringBlob, counts.stringCount, counts.stringBytes, fail);
@@ -239,6 +256,7 @@ export function decodeZones(buffer: ArrayBuffer, file: string): ZoneTableData {
     posixTz: withPosix ? new Int32Array(buffer, at.posixTz, counts.zoneCount) : new Int32Array(0),
     facts: withPosix ? new Int32Array(buffer, at.facts, counts.nameCount * FACT_INTS) : new Int32Array(0),
     countryNames: "",
+    deviceFooterFrom: withChecks ? new Float64Array(buffer, at.deviceFooterFrom, counts.zoneCount) : new Float64Array(0),
     strings,
   };
   validateReferences(data, counts, fail);
@@ -281,6 +299,11 @@ function validateReferences(d: ZoneTableData, c: Counts, fail: (reason: string) 
   for (let z = 0; z < d.posixTz.length; z++) {
     const tz = d.posixTz[z]!;
     if (tz < -1 || tz >= c.stringCount) fail(`zone ${z}: POSIX TZ string out of range`);
+  }
+  for (let z = 0; z < d.deviceFooterFrom.length; z++) {
+    // A check is made or not (NaN), and holds from the zone's TZstarttime or never.
+    const from = d.deviceFooterFrom[z]!;
+    if (!Number.isNaN(from) && from !== Infinity && from !== d.posixFrom[z]) fail(`zone ${z}: device footer check is not its TZ string's start`);
   }
   for (let i = 0; i < d.facts.length; i++) {
     const f = d.facts[i]!;

@@ -19,7 +19,6 @@ import { NamesTable } from "../names/names-table.ts";
 import { readTableSet, type TableSet } from "./table-set.ts";
 import { HISTORY_FILE } from "../formats/history-format.ts";
 import { TzdbHistory } from "../tz/tzdb-history.ts";
-import { deviceStringsOf } from "../device/device-tz.ts";
 
 /** The tables of a checked set, decoded (the set's sealed bytes, no copy). */
 export function decodeTables({ manifest, tables }: TableSet): Tables {
@@ -49,13 +48,3 @@ export async function loadData(dataDir: string): Promise<Tables> {
   return decodeTables(await readTableSet(dataDir));
 }
 
-/**
- * Work a serving process does once per set, off the request path (not the supervisor,
- * which only checks a set): each zone's device-string footer checked over a 400-year
- * cycle, which the first /device list would pay (340-490 ms).
- */
-export function readyToServe(tables: Tables): Tables {
-  deviceStringsOf(tables.zones).prepare();
-  Bun.gc(true); // what the checks made (75 MB) is given back before the site is read: peak RSS 333 -> 248 MB
-  return tables;
-}

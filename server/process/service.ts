@@ -14,7 +14,7 @@ import { nativeAnswers, type NativeRoute } from "../http/bun/native-answers.ts";
 import { rawPathRouting } from "../http/bun/raw-path-guard.ts";
 import { realtimeClock, realtimeClockSource } from "../core/clock.ts";
 import type { Config } from "./config.ts";
-import { loadData, readyToServe } from "./load-data.ts";
+import { loadData } from "./load-data.ts";
 import type { Tables } from "../http/pipeline/api-data.ts";
 import { logError, logEvent } from "../core/log.ts";
 import { gateListeners } from "../ops/accept-queue.ts";
@@ -122,7 +122,7 @@ export async function startServer(
   options: { reusePort?: boolean; workerId?: string; rateMemory?: ArrayBuffer; load?: () => Promise<Tables> } = {},
 ): Promise<Service> {
   const fromDisk = () => loadData(config.dataDir);
-  const state = createAppState(readyToServe(await (options.load ?? fromDisk)()), realtimeClock, config, options.workerId ?? "0", options.rateMemory);
+  const state = createAppState(await (options.load ?? fromDisk)(), realtimeClock, config, options.workerId ?? "0", options.rateMemory);
   const data = state.data;
   const reusePort = options.reusePort ?? config.sharePort;
   // Bun's router sees the request-target as sent: http/raw-path-guard.ts.
@@ -147,7 +147,7 @@ export async function startServer(
     try {
       const load = nextLoad;
       nextLoad = fromDisk;
-      state.data = apiData(readyToServe(await load()), config.tls !== null, state.requestClock, config.answerCacheBytes, state.data);
+      state.data = apiData(await load(), config.tls !== null, state.requestClock, config.answerCacheBytes, state.data);
       logEvent("reloaded", {
         worker: state.workerId, tzdb: state.data.zones.tzdbVersion, ipRanges: state.data.ip.rangeCounts,
         site: state.site ? { files: state.site.size, bytes: state.site.totalBytes } : null,

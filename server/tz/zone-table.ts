@@ -237,6 +237,12 @@ export class ZoneTable {
     return { tz: this.data.strings[index]!, from: this.data.posixFrom[zone]! };
   }
 
+  /** The build's device footer check for the zone (zones-format.ts); undefined where the file has none. */
+  checkedDeviceFooterFrom(zone: number): number | undefined {
+    const from = this.data.deviceFooterFrom[zone];
+    return from === undefined || Number.isNaN(from) ? undefined : from;
+  }
+
   /** The rules that keep firing after the last stored transition; null when the last type holds forever. */
   footer(zone: number): FooterData | null {
     return this.footers[zone]!;

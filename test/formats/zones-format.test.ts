@@ -71,9 +71,18 @@ describe("zones.bin validation", () => {
     expect(refusal(bytes)).toBe("/srv/generated/zones.bin: zone 0: initial type out of range");
   });
 
-  test("its last 1% zeroed: the zone facts there (minor 1) no longer look like facts", () => {
+  test("its last 1% zeroed: the device footer checks there (minor 2) no longer hold from their TZ strings' start", () => {
     const bytes = copy();
     bytes.fill(0, bytes.length - Math.ceil(bytes.length / 100));
+    expect(refusal(bytes)).toMatch(/^\/srv\/generated\/zones\.bin: zone \d+: device footer check is not its TZ string's start$/);
+  });
+
+  test("zone facts zeroed (minor 1): no longer look like facts", () => {
+    const bytes = copy();
+    const data = decodeZones(copy().buffer as ArrayBuffer, "zones.bin");
+    // The facts end where the checks' padding begins: zero the last 1% of the facts.
+    const factsEnd = data.facts.byteOffset + data.facts.byteLength;
+    bytes.fill(0, factsEnd - Math.ceil(data.facts.byteLength / 100), factsEnd);
     expect(refusal(bytes)).toMatch(/^\/srv\/generated\/zones\.bin: name \d+: facts are not countries and coordinates$/);
   });
 

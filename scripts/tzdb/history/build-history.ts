@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { encodeHistory, HISTORY_FILE, ABSENT, type ReleaseMeta } from "../../../server/formats/history-format.ts";
 import type { HistoryManifest } from "../../../server/formats/manifest.ts";
 import type { CompiledZone } from "../../../server/formats/zone-model.ts";
-import { encodeZones } from "../../../server/formats/zones-format.ts";
+import { encodeCheckedZones } from "../checked-zones.ts";
 import { sha256Hex, writeAtomically } from "../../write-atomically.ts";
 import { EXCLUDED_NAMES, horizonOf } from "../compile.ts";
 import { parseTzSources } from "../parse.ts";
@@ -137,7 +137,7 @@ export async function buildHistory(tzdbDir: string, outDir: string, builtAt: str
   // each release's own name list from the matrix; these give it the strings).
   const newest = new Map<string, number>();
   for (let r = releases.length - 1; r >= 0; r--) for (const [name, e] of perRelease[r]!) newest.set(name, e);
-  const zones = encodeZones({
+  const zones = encodeCheckedZones({
     tzdbVersion: releases.map((r) => r.release).join(","),
     builtAt,
     zones: versions.map((v) => ({ name: v.name, compiled: v.compiled })),

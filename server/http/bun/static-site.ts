@@ -37,6 +37,13 @@ export class StaticFile {
 
 const ENCODED_SUFFIX: Record<string, SiteEncoding> = { ".br": "br", ".gz": "gzip" };
 
+/**
+ * The load makes garbage (each file read, then decoded from its copies) faster than the
+ * collector looks in a worker whose heap is already 60 MB: RSS rose 96 MB over the load.
+ * A collection every this many bytes of it keeps the rise to the site's own size.
+ */
+const GARBAGE_PER_COLLECTION = 16 * 2 ** 20;
+
 /** A folder bigger than this is not a website we built (SITE_DIR pointing somewhere else): refused, not read. */
 export const MAX_SITE_BYTES = 64 * 2 ** 20;
 
@@ -84,11 +91,17 @@ export class StaticSite {
     const isCopy = (full: string) => full.slice(-3) in ENCODED_SUFFIX && all.has(full.slice(0, -3));
     // One file at a time, with its copies, so its bytes as they are are let go before the
     // next is read: reading the whole site, then every copy, raised RSS by 74 MB; this by 32.
+    let sinceCollected = 0;
     for (const full of found) {
       if (isCopy(full)) continue;
       const file = this.add(dir, full);
       for (const suffix of Object.keys(ENCODED_SUFFIX)) if (all.has(full + suffix)) this.addCopy(dir, full + suffix, file);
+      sinceCollected += file.body.length * 3; // read, and decoded from each copy
       file.holdCompressedOnly();
+      if (sinceCollected > GARBAGE_PER_COLLECTION) {
+        Bun.gc(true);
+        sinceCollected = 0;
+      }
     }
     this.notFound = this.files.get("/404.html") ?? null;
   }
