@@ -11,6 +11,9 @@
 //   429's Retry-After); the first round includes their first burst, spent at once. A client that ignores its
 //   429s is a flood of cheap requests, which no price stops (costly-answers.ts measures what
 //   a refusal costs).
+// - releases: 20 clients the same way on the time machine: what changed between two random
+//   releases (far pairs are the costliest build), device lists and time objects as a random
+//   release gave them.
 
 import { PIN, pinned, startService } from "./bench-process.ts";
 import { connect } from "node:net";
@@ -19,8 +22,8 @@ import { join } from "node:path";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** `BENCH_ATTACKS=costly` (or `uploads`): one kind only. */
-const ATTACKS = (process.env.BENCH_ATTACKS ?? "uploads,costly").split(",");
+/** `BENCH_ATTACKS=costly` (or `uploads`, `releases`): some kinds only. */
+const ATTACKS = (process.env.BENCH_ATTACKS ?? "uploads,costly,releases").split(",");
 const YEAR_1 = -62135596800; // 0001-01-01T00:00:00Z
 const YEAR_65 = -60115910400; // 0065-01-01T00:00:00Z
 const YEAR_1800 = -5364662400; // 1800-01-01T00:00:00Z
@@ -105,6 +108,31 @@ async function costly(url: string, ms: number): Promise<string> {
   return [...counts].map(([s, n]) => `${n}x${s}`).join(" ");
 }
 
+/** 20 clients, each asking the time machine's costly answers for random releases, waiting as each 429 says. */
+async function releases(url: string, ms: number): Promise<string> {
+  const served = ((await (await fetch(`${url}/tzdb`)).json()) as { releases: { release: string }[] }).releases.map((r) => r.release);
+  const pick = () => Math.floor(Math.random() * served.length);
+  const until = Date.now() + ms;
+  const counts = new Map<number, number>();
+  await Promise.all(Array.from({ length: 20 }, async (_, c) => {
+    for (let n = 0; Date.now() < until; n++) {
+      // Newest first: the release at the smaller index, since the one at the larger.
+      const newer = Math.floor(Math.random() * (served.length - 1));
+      const older = Math.min(served.length - 1, newer + 1 + pick());
+      const path = [
+        `/tzdb/${served[newer]}/changes?since=${served[older]}`,
+        `/device?tzdb=${served[pick()]}&at=${Math.floor(YEAR_1800 + Math.random() * (YEAR_2101 - YEAR_1800))}`,
+        `/timezone/Europe/London?tzdb=${served[pick()]}`,
+      ][n % 3]!;
+      const r = await fetch(`${url}${path}`, { headers: { "X-Forwarded-For": `198.51.100.${c + 101}` } });
+      await r.arrayBuffer();
+      counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+      if (r.status === 429) await Bun.sleep(Math.min(Number(r.headers.get("retry-after") ?? 1) * 1000, until - Date.now()));
+    }
+  }));
+  return [...counts].map(([s, n]) => `${n}x${s}`).join(" ");
+}
+
 export async function benchHostileLoad(dataDir: string): Promise<void> {
   if (!Bun.which("wrk")) {
     console.log("hostile load: skipped, wrk is not installed");
@@ -115,7 +143,11 @@ export async function benchHostileLoad(dataDir: string): Promise<void> {
   try {
     await Bun.sleep(1000); // both workers up
     console.log(`hostile load (WORKERS=2, default RATE_LIMIT, wrk -t1 -c8 -d${SECONDS}s on /timezone/Europe/London${PIN ? ", pinned" : ""}; ${ROUNDS} rounds)`);
-    const attacks = [["uploads", () => uploads(port, SECONDS * 1000)], ["costly", () => costly(service.url, SECONDS * 1000)]] as const;
+    const attacks = [
+      ["uploads", () => uploads(port, SECONDS * 1000)],
+      ["costly", () => costly(service.url, SECONDS * 1000)],
+      ["releases", () => releases(service.url, SECONDS * 1000)],
+    ] as const;
     for (const [label, attack] of attacks.filter(([label]) => ATTACKS.includes(label))) {
       const ratios: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
