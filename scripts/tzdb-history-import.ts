@@ -5,7 +5,7 @@
 // backzone and PACKRATLIST=zone.tab (2022b on), and before that the default build's region
 // files as zic read them, comments dropped. The default release
 // (data/tzdb, which may be newer than any tag) heads the chain; NEWS comes from the newest tag.
-// Releases older than the oldest tag, back to --oldest (default 2006a), come from the
+// Releases older than the oldest tag, back to --oldest (default 92, NEWS's first), come from the
 // history by their NEWS dates (tzdb/history/untagged-releases.ts); those it cannot place,
 // go to gaps.tsv.
 
@@ -18,6 +18,7 @@ import { sha256Hex } from "./write-atomically.ts";
 import { makeDelta } from "./tzdb/history/release-delta.ts";
 import { formatGaps, formatIndex, GAPS_FILE, NEWS_FILE, RELEASES_INDEX, splitNews, type ReleaseGap, type ReleaseRow } from "./tzdb/history/release-store.ts";
 import { newsReleases, placeReleases, type Commit } from "./tzdb/history/untagged-releases.ts";
+import { compareReleases } from "./tzdb/history/release-names.ts";
 import { parseTzSources } from "./tzdb/parse.ts";
 import { resolveTzSource } from "./tzdb/resolve.ts";
 import { horizonOf } from "./tzdb/compile.ts";
@@ -88,7 +89,8 @@ async function main(): Promise<void> {
       mirror: { type: "string", default: DEFAULT_MIRROR },
       "tzdb-dir": { type: "string", default: DEFAULT_TZDB_DIR },
       out: { type: "string", default: DEFAULT_RELEASES_DIR },
-      oldest: { type: "string", default: "2006a" },
+      // NEWS's first release: everything before "Release 92" is the code's prehistory.
+      oldest: { type: "string", default: "92" },
     },
   });
   const mirror = values.mirror!;
@@ -120,7 +122,8 @@ async function main(): Promise<void> {
   // The history before the oldest tag: linear, oldest commit first.
   const commits: Commit[] = git(mirror, ["log", "--reverse", "--format=%H %at", oldestTag]).trim().split("\n")
     .map((l) => ({ hash: l.split(" ")[0]!, at: Number(l.split(" ")[1]) }));
-  const untagged = newsReleases(newsText).filter((r) => r.release < oldestTag && r.release >= values.oldest!);
+  const untagged = newsReleases(newsText)
+    .filter((r) => compareReleases(r.release, oldestTag) < 0 && compareReleases(r.release, values.oldest!) >= 0);
   const { found, gaps } = placeReleases(untagged, commits);
   const gapRows: ReleaseGap[] = [...gaps];
   const sources = [
@@ -132,8 +135,10 @@ async function main(): Promise<void> {
     const { text, form } = zicInputOfTag(mirror, tag, rev);
     const refused = refusal(tag, text);
     if (refused !== null) {
-      // 2009u's SAVE "-" and 2008d's Sofia so far: gaps, not workarounds.
-      gapRows.push({ release: tag, reason: `its source is refused by our zic reader: ${refused}` });
+      // 2009u's SAVE "-", 2008d's Sofia, and every release before 2000f (Rule year types,
+      // "even"/"odd", which zic dropped in 2020b): gaps, not workarounds.
+      const why = /year type/.test(refused) ? " (a Rule year type, read through the release's yearistype script: IANA's data used them until 2000f, zic refuses them since 2020b)" : "";
+      gapRows.push({ release: tag, reason: `its source is refused by our zic reader: ${refused}${why}` });
       console.log(`${tag}: left out: ${refused}`);
       continue;
     }
@@ -154,7 +159,7 @@ async function main(): Promise<void> {
   }
   writeFileSync(join(out, RELEASES_INDEX), formatIndex(rows));
   writeFileSync(join(out, NEWS_FILE), `${newsKept.join("\n\n")}\n`);
-  writeFileSync(join(out, GAPS_FILE), formatGaps(gapRows.sort((a, b) => b.release.localeCompare(a.release))));
+  writeFileSync(join(out, GAPS_FILE), formatGaps(gapRows.sort((a, b) => compareReleases(b.release, a.release))));
   console.log(`${rows.length} releases written to ${out}`);
 }
 

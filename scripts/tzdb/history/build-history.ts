@@ -14,6 +14,7 @@ import { parseTzSources } from "../parse.ts";
 import type { RuleLine } from "../parse.ts";
 import { resolveTzSource, type ResolvedZone, type ZoneTableSource } from "../resolve.ts";
 import { compileZone } from "../transitions.ts";
+import { compareReleases } from "./release-names.ts";
 import { readGaps, readStoredReleases, type StoredRelease } from "./release-store.ts";
 
 /** The older releases live beside data/tzdb; a tzdb folder without them serves its own release alone. */
@@ -40,7 +41,7 @@ const LETTERS_ARE_RELEASES_SINCE = 2012;
 export function gapsOf(releases: readonly string[], listed: readonly string[] = []): string[] {
   const served = new Set(releases);
   const sorted = [...releases].filter((r) => Number(r.slice(0, 4)) >= LETTERS_ARE_RELEASES_SINCE).sort();
-  if (sorted.length === 0) return [...listed].sort();
+  if (sorted.length === 0) return [...listed].sort(compareReleases);
   const lastLetter = new Map<number, string>();
   for (const r of sorted) lastLetter.set(Number(r.slice(0, 4)), r.slice(4));
   const gaps: string[] = [];
@@ -54,7 +55,7 @@ export function gapsOf(releases: readonly string[], listed: readonly string[] = 
       if (!served.has(name)) gaps.push(name);
     }
   }
-  return [...new Set([...listed, ...gaps])].sort();
+  return [...new Set([...listed, ...gaps])].sort(compareReleases);
 }
 
 /**

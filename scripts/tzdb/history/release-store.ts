@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { sha256Hex } from "../../write-atomically.ts";
 import { applyDelta } from "./release-delta.ts";
+import { RELEASE_NAME } from "./release-names.ts";
 import { dataReleaseOf } from "./untagged-releases.ts";
 
 export const RELEASES_INDEX = "releases.tsv";
@@ -33,7 +34,7 @@ export function readGaps(dir: string): ReleaseGap[] {
   if (!existsSync(path)) return [];
   return readFileSync(path, "utf8").split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((line, i) => {
     const [release, reason] = line.split("\t");
-    if (!release || !/^\d{4}[a-z]$/.test(release) || !reason) throw new Error(`${GAPS_FILE} line ${i + 2}: malformed row`);
+    if (!release || !RELEASE_NAME.test(release) || !reason) throw new Error(`${GAPS_FILE} line ${i + 2}: malformed row`);
     return { release, reason };
   });
 }
@@ -65,7 +66,7 @@ export function formatIndex(rows: readonly ReleaseRow[]): string {
 export function parseIndex(text: string): ReleaseRow[] {
   return text.split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((line, i) => {
     const f = line.split("\t");
-    if (f.length !== COLUMNS.length || !/^\d{4}[a-z]+$/.test(f[0]!)) throw new Error(`${RELEASES_INDEX} line ${i + 2}: malformed row`);
+    if (f.length !== COLUMNS.length || !RELEASE_NAME.test(f[0]!)) throw new Error(`${RELEASES_INDEX} line ${i + 2}: malformed row`);
     return { release: f[0]!, date: f[1] === "-" ? null : f[1]!, form: f[2]!, sha256: f[3]!, source: f[4]!, summary: f[5]! };
   });
 }
