@@ -16,7 +16,8 @@ import { parseArgs } from "node:util";
 import { DEFAULT_TZDB_DIR, ROOT } from "./paths.ts";
 import { sha256Hex } from "./write-atomically.ts";
 import { makeDelta } from "./tzdb/history/release-delta.ts";
-import { formatGaps, formatIndex, GAPS_FILE, NEWS_FILE, RELEASES_INDEX, splitNews, type ReleaseGap, type ReleaseRow } from "./tzdb/history/release-store.ts";
+import { formatGaps, formatIndex, formatTabsIndex, GAPS_FILE, NEWS_FILE, RELEASES_INDEX, splitNews, TABS_INDEX, type ReleaseGap, type ReleaseRow } from "./tzdb/history/release-store.ts";
+import { bundleTabs, readTabBundle, TAB_BUNDLE_FILES } from "./tzdb/history/release-tabs.ts";
 import { newsReleases, placeReleases, type Commit } from "./tzdb/history/untagged-releases.ts";
 import { compareReleases } from "./tzdb/history/release-names.ts";
 import { parseTzSources } from "./tzdb/parse.ts";
@@ -60,24 +61,25 @@ function stripComments(text: string): string {
   return text.split("\n").map((l) => l.replace(/#.*$/, "").replace(/\s+$/, "")).filter((l) => l !== "").join("\n") + "\n";
 }
 
-/** One tag's zic input and the form it was made in. */
-export function zicInputOfTag(mirror: string, tag: string, rev = tag): { text: string; form: string } {
+/** One tag's zic input, the form it was made in, and its tab bundle (release-tabs.ts). */
+export function zicInputOfTag(mirror: string, tag: string, rev = tag): { text: string; form: string; tabs: string } {
   const dir = mkdtempSync(join(tmpdir(), `zonetime-tag-${tag}-`));
   try {
     const archive = Bun.spawnSync(["sh", "-c", `git --git-dir="$1" archive "$2" | tar -x -C "$3"`, "sh", mirror, rev, dir], { stderr: "pipe" });
     if (archive.exitCode !== 0) throw new Error(`extracting ${tag}: ${archive.stderr.toString()}`);
     const makefile = readFileSync(join(dir, "Makefile"), "utf8");
+    const present = new Set(readdirSync(dir));
+    const tabs = bundleTabs(new Map(TAB_BUNDLE_FILES.filter((f) => present.has(f)).map((f) => [f, readFileSync(join(dir, f), "utf8")])));
     // Only releases whose Makefile knows PACKRATLIST make the same form as data/tzdb; the
     // tzdata.zi of 2017c-2018e also names rules "+", which zic and our parser now refuse.
     if (/^tzdata\.zi:/m.test(makefile) && /PACKRATLIST/.test(makefile)) {
       const args = ["make", "-s", `VERSION=${tag}`, "tzdata.zi", "PACKRATDATA=backzone", "PACKRATLIST=zone.tab"];
       const r = Bun.spawnSync(args, { cwd: dir, stdout: "pipe", stderr: "pipe" });
       if (r.exitCode !== 0) throw new Error(`${tag}: make tzdata.zi failed: ${r.stderr.toString()}`);
-      return { text: readFileSync(join(dir, "tzdata.zi"), "utf8"), form: "tzdata.zi+backzone" };
+      return { text: readFileSync(join(dir, "tzdata.zi"), "utf8"), form: "tzdata.zi+backzone", tabs };
     }
-    const present = new Set(readdirSync(dir));
     const parts = REGION_FILES.filter((f) => present.has(f)).map((f) => stripComments(readFileSync(join(dir, f), "utf8")));
-    return { text: `# version ${tag}\n${parts.join("")}`, form: "regions" };
+    return { text: `# version ${tag}\n${parts.join("")}`, form: "regions", tabs };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -104,8 +106,9 @@ async function main(): Promise<void> {
   const out = values.out!;
   // Everything this script writes, and nothing else: README.md is written by hand.
   mkdirSync(out, { recursive: true });
-  for (const f of readdirSync(out)) if (f.endsWith(".diff") || [RELEASES_INDEX, NEWS_FILE, GAPS_FILE].includes(f)) rmSync(join(out, f));
+  for (const f of readdirSync(out)) if (f.endsWith(".diff") || [RELEASES_INDEX, NEWS_FILE, GAPS_FILE, TABS_INDEX].includes(f)) rmSync(join(out, f));
   const rows: ReleaseRow[] = [];
+  const tabRows: { release: string; tabs: string }[] = [{ release: defaultRelease, tabs: readTabBundle(values["tzdb-dir"]!) }];
   const newsKept: string[] = [];
   const versionFile = readFileSync(join(values["tzdb-dir"]!, "VERSION"), "utf8");
   const defaultNews = allNews.get(defaultRelease);
@@ -131,8 +134,9 @@ async function main(): Promise<void> {
     ...found.map((r) => ({ release: r.release, rev: r.commit.hash, source: `eggert/tz history at NEWS's "Release ${r.heading}" date: its last commit then` })),
   ];
   let newer = defaultText;
+  let newerTabs = tabRows[0]!.tabs;
   for (const { release: tag, rev, source } of sources) {
-    const { text, form } = zicInputOfTag(mirror, tag, rev);
+    const { text, form, tabs } = zicInputOfTag(mirror, tag, rev);
     const refused = refusal(tag, text);
     if (refused !== null) {
       // 2009u's SAVE "-", 2008d's Sofia, and every release before 2000f (Rule year types,
@@ -143,6 +147,8 @@ async function main(): Promise<void> {
       continue;
     }
     writeFileSync(join(out, `${tag}.diff`), makeDelta(newer, text));
+    writeFileSync(join(out, `${tag}.tabs.diff`), makeDelta(newerTabs, tabs));
+    tabRows.push({ release: tag, tabs });
     const entry = allNews.get(tag);
     if (entry) newsKept.push(entry);
     const commit = git(mirror, ["rev-list", "-n", "1", rev]).trim();
@@ -155,10 +161,12 @@ async function main(): Promise<void> {
       summary: entry ? summaryOf(entry) || "no summary in NEWS" : "no NEWS entry",
     });
     newer = text;
+    newerTabs = tabs;
     console.log(`${tag}: ${form}, ${text.length} bytes`);
   }
   writeFileSync(join(out, RELEASES_INDEX), formatIndex(rows));
   writeFileSync(join(out, NEWS_FILE), `${newsKept.join("\n\n")}\n`);
+  writeFileSync(join(out, TABS_INDEX), formatTabsIndex(tabRows));
   writeFileSync(join(out, GAPS_FILE), formatGaps(gapRows.sort((a, b) => compareReleases(b.release, a.release))));
   console.log(`${rows.length} releases written to ${out}`);
 }
