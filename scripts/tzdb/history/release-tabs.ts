@@ -25,22 +25,22 @@ export function bundleTabs(files: ReadonlyMap<string, string>): string {
 
 /** The files of a bundle, rows only; a file the release lacked is absent. */
 export function unbundleTabs(bundle: string): Map<TabFile, string> {
-  const files = new Map<TabFile, string>();
-  let current: TabFile | null = null;
+  const lines = new Map<TabFile, string[]>();
+  let current: string[] | null = null;
   for (const line of bundle.split("\n")) {
     if (line === "") continue;
-    const header = /^## (\S+)$/.exec(line);
-    if (header) {
-      if (!(TAB_BUNDLE_FILES as readonly string[]).includes(header[1]!)) throw new Error(`tab bundle: unknown section ${header[1]}`);
-      current = header[1] as TabFile;
-      files.set(current, "");
+    if (line.startsWith("## ")) {
+      const name = line.slice(3);
+      if (!(TAB_BUNDLE_FILES as readonly string[]).includes(name)) throw new Error(`tab bundle: unknown section ${name}`);
+      current = [];
+      lines.set(name as TabFile, current);
     } else if (current === null) {
       throw new Error("tab bundle: a row before any section");
     } else {
-      files.set(current, `${files.get(current)}${line}\n`);
+      current.push(line);
     }
   }
-  return files;
+  return new Map([...lines].map(([name, rows]) => [name, rows.map((r) => `${r}\n`).join("")]));
 }
 
 /** The bundle of the tables a tzdb folder holds (data/tzdb). */
