@@ -5,7 +5,7 @@
 // backzone and PACKRATLIST=zone.tab (2022b on), and before that the default build's region
 // files as zic read them, comments dropped. The default release
 // (data/tzdb, which may be newer than any tag) heads the chain; NEWS comes from the newest tag.
-// Releases older than the oldest tag, back to --oldest (default 2006a), come from the
+// Releases older than the oldest tag, back to --oldest (default 92, NEWS's first), come from the
 // history by their NEWS dates (tzdb/history/untagged-releases.ts); those it cannot place,
 // go to gaps.tsv.
 
@@ -16,8 +16,10 @@ import { parseArgs } from "node:util";
 import { DEFAULT_TZDB_DIR, ROOT } from "./paths.ts";
 import { sha256Hex } from "./write-atomically.ts";
 import { makeDelta } from "./tzdb/history/release-delta.ts";
-import { formatGaps, formatIndex, GAPS_FILE, NEWS_FILE, RELEASES_INDEX, splitNews, type ReleaseGap, type ReleaseRow } from "./tzdb/history/release-store.ts";
+import { formatGaps, formatIndex, formatTabsIndex, GAPS_FILE, NEWS_FILE, RELEASES_INDEX, splitNews, TABS_INDEX, type ReleaseGap, type ReleaseRow } from "./tzdb/history/release-store.ts";
+import { bundleTabs, readTabBundle, TAB_BUNDLE_FILES } from "./tzdb/history/release-tabs.ts";
 import { newsReleases, placeReleases, type Commit } from "./tzdb/history/untagged-releases.ts";
+import { compareReleases } from "./tzdb/history/release-names.ts";
 import { parseTzSources } from "./tzdb/parse.ts";
 import { resolveTzSource } from "./tzdb/resolve.ts";
 import { horizonOf } from "./tzdb/compile.ts";
@@ -59,24 +61,25 @@ function stripComments(text: string): string {
   return text.split("\n").map((l) => l.replace(/#.*$/, "").replace(/\s+$/, "")).filter((l) => l !== "").join("\n") + "\n";
 }
 
-/** One tag's zic input and the form it was made in. */
-export function zicInputOfTag(mirror: string, tag: string, rev = tag): { text: string; form: string } {
+/** One tag's zic input, the form it was made in, and its tab bundle (release-tabs.ts). */
+export function zicInputOfTag(mirror: string, tag: string, rev = tag): { text: string; form: string; tabs: string } {
   const dir = mkdtempSync(join(tmpdir(), `zonetime-tag-${tag}-`));
   try {
     const archive = Bun.spawnSync(["sh", "-c", `git --git-dir="$1" archive "$2" | tar -x -C "$3"`, "sh", mirror, rev, dir], { stderr: "pipe" });
     if (archive.exitCode !== 0) throw new Error(`extracting ${tag}: ${archive.stderr.toString()}`);
     const makefile = readFileSync(join(dir, "Makefile"), "utf8");
+    const present = new Set(readdirSync(dir));
+    const tabs = bundleTabs(new Map(TAB_BUNDLE_FILES.filter((f) => present.has(f)).map((f) => [f, readFileSync(join(dir, f), "utf8")])));
     // Only releases whose Makefile knows PACKRATLIST make the same form as data/tzdb; the
     // tzdata.zi of 2017c-2018e also names rules "+", which zic and our parser now refuse.
     if (/^tzdata\.zi:/m.test(makefile) && /PACKRATLIST/.test(makefile)) {
       const args = ["make", "-s", `VERSION=${tag}`, "tzdata.zi", "PACKRATDATA=backzone", "PACKRATLIST=zone.tab"];
       const r = Bun.spawnSync(args, { cwd: dir, stdout: "pipe", stderr: "pipe" });
       if (r.exitCode !== 0) throw new Error(`${tag}: make tzdata.zi failed: ${r.stderr.toString()}`);
-      return { text: readFileSync(join(dir, "tzdata.zi"), "utf8"), form: "tzdata.zi+backzone" };
+      return { text: readFileSync(join(dir, "tzdata.zi"), "utf8"), form: "tzdata.zi+backzone", tabs };
     }
-    const present = new Set(readdirSync(dir));
     const parts = REGION_FILES.filter((f) => present.has(f)).map((f) => stripComments(readFileSync(join(dir, f), "utf8")));
-    return { text: `# version ${tag}\n${parts.join("")}`, form: "regions" };
+    return { text: `# version ${tag}\n${parts.join("")}`, form: "regions", tabs };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -88,7 +91,8 @@ async function main(): Promise<void> {
       mirror: { type: "string", default: DEFAULT_MIRROR },
       "tzdb-dir": { type: "string", default: DEFAULT_TZDB_DIR },
       out: { type: "string", default: DEFAULT_RELEASES_DIR },
-      oldest: { type: "string", default: "2006a" },
+      // NEWS's first release: everything before "Release 92" is the code's prehistory.
+      oldest: { type: "string", default: "92" },
     },
   });
   const mirror = values.mirror!;
@@ -102,8 +106,9 @@ async function main(): Promise<void> {
   const out = values.out!;
   // Everything this script writes, and nothing else: README.md is written by hand.
   mkdirSync(out, { recursive: true });
-  for (const f of readdirSync(out)) if (f.endsWith(".diff") || [RELEASES_INDEX, NEWS_FILE, GAPS_FILE].includes(f)) rmSync(join(out, f));
+  for (const f of readdirSync(out)) if (f.endsWith(".diff") || [RELEASES_INDEX, NEWS_FILE, GAPS_FILE, TABS_INDEX].includes(f)) rmSync(join(out, f));
   const rows: ReleaseRow[] = [];
+  const tabRows: { release: string; tabs: string }[] = [{ release: defaultRelease, tabs: readTabBundle(values["tzdb-dir"]!) }];
   const newsKept: string[] = [];
   const versionFile = readFileSync(join(values["tzdb-dir"]!, "VERSION"), "utf8");
   const defaultNews = allNews.get(defaultRelease);
@@ -120,7 +125,8 @@ async function main(): Promise<void> {
   // The history before the oldest tag: linear, oldest commit first.
   const commits: Commit[] = git(mirror, ["log", "--reverse", "--format=%H %at", oldestTag]).trim().split("\n")
     .map((l) => ({ hash: l.split(" ")[0]!, at: Number(l.split(" ")[1]) }));
-  const untagged = newsReleases(newsText).filter((r) => r.release < oldestTag && r.release >= values.oldest!);
+  const untagged = newsReleases(newsText)
+    .filter((r) => compareReleases(r.release, oldestTag) < 0 && compareReleases(r.release, values.oldest!) >= 0);
   const { found, gaps } = placeReleases(untagged, commits);
   const gapRows: ReleaseGap[] = [...gaps];
   const sources = [
@@ -128,16 +134,21 @@ async function main(): Promise<void> {
     ...found.map((r) => ({ release: r.release, rev: r.commit.hash, source: `eggert/tz history at NEWS's "Release ${r.heading}" date: its last commit then` })),
   ];
   let newer = defaultText;
+  let newerTabs = tabRows[0]!.tabs;
   for (const { release: tag, rev, source } of sources) {
-    const { text, form } = zicInputOfTag(mirror, tag, rev);
+    const { text, form, tabs } = zicInputOfTag(mirror, tag, rev);
     const refused = refusal(tag, text);
     if (refused !== null) {
-      // 2009u's SAVE "-" and 2008d's Sofia so far: gaps, not workarounds.
-      gapRows.push({ release: tag, reason: `its source is refused by our zic reader: ${refused}` });
+      // 2009u's SAVE "-", 2008d's Sofia, and every release before 2000f (Rule year types,
+      // "even"/"odd", which zic dropped in 2020b): gaps, not workarounds.
+      const why = /year type/.test(refused) ? " (a Rule year type, read through the release's yearistype script: IANA's data used them until 2000f, zic refuses them since 2020b)" : "";
+      gapRows.push({ release: tag, reason: `its source is refused by our zic reader: ${refused}${why}` });
       console.log(`${tag}: left out: ${refused}`);
       continue;
     }
     writeFileSync(join(out, `${tag}.diff`), makeDelta(newer, text));
+    writeFileSync(join(out, `${tag}.tabs.diff`), makeDelta(newerTabs, tabs));
+    tabRows.push({ release: tag, tabs });
     const entry = allNews.get(tag);
     if (entry) newsKept.push(entry);
     const commit = git(mirror, ["rev-list", "-n", "1", rev]).trim();
@@ -150,11 +161,13 @@ async function main(): Promise<void> {
       summary: entry ? summaryOf(entry) || "no summary in NEWS" : "no NEWS entry",
     });
     newer = text;
+    newerTabs = tabs;
     console.log(`${tag}: ${form}, ${text.length} bytes`);
   }
   writeFileSync(join(out, RELEASES_INDEX), formatIndex(rows));
   writeFileSync(join(out, NEWS_FILE), `${newsKept.join("\n\n")}\n`);
-  writeFileSync(join(out, GAPS_FILE), formatGaps(gapRows.sort((a, b) => b.release.localeCompare(a.release))));
+  writeFileSync(join(out, TABS_INDEX), formatTabsIndex(tabRows));
+  writeFileSync(join(out, GAPS_FILE), formatGaps(gapRows.sort((a, b) => compareReleases(b.release, a.release))));
   console.log(`${rows.length} releases written to ${out}`);
 }
 

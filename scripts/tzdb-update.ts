@@ -17,6 +17,7 @@ import { releasesDirOf } from "./tzdb/history/build-history.ts";
 import { makeDelta } from "./tzdb/history/release-delta.ts";
 import { readStoredReleases, RELEASES_INDEX, writeStoredReleases, type StoredRelease } from "./tzdb/history/release-store.ts";
 import { summaryOf } from "./tzdb/history/news-summary.ts";
+import { readTabBundle } from "./tzdb/history/release-tabs.ts";
 import { TZDATA_FILE, readTzdbSource } from "./tzdb/build-zones.ts";
 import { sha256Hex } from "./write-atomically.ts";
 
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
   const kept = existsSync(join(releasesDir, RELEASES_INDEX)) ? readStoredReleases(tzdbDir, releasesDir) : null;
   replaceSourceDir(tzdbDir, release);
   if (kept !== null) {
-    keepOldReleases(releasesDir, release, kept);
+    keepOldReleases(releasesDir, release, kept, tzdbDir);
     console.log(`${releasesDir} keeps ${kept.filter((r) => r.release !== release.version).length} older releases`);
   }
   console.log(`${tzdbDir} now holds ${release.version}`);
@@ -71,13 +72,15 @@ async function main(): Promise<void> {
 }
 
 /** data/tzdb-releases/ with the new release at its head and every other one kept (one of the same name replaced). */
-function keepOldReleases(releasesDir: string, release: Release, kept: StoredRelease[]): void {
+function keepOldReleases(releasesDir: string, release: Release, kept: StoredRelease[], tzdbDir: string): void {
   const date = /^Release \S+ - (\d{4}-\d\d-\d\d)/.exec(release.news)?.[1] ?? null;
   const head: StoredRelease = {
     release: release.version, date, form: "tzdata.zi+backzone", sha256: sha256Hex(release.tzdataZi),
     source: `${release.kind} ${release.origin} (sha256 ${release.inputSha256})`,
     summary: release.news ? summaryOf(release.news) : "no NEWS entry at hand (updated from a bare tzdata.zi)",
     text: release.tzdataZi, news: release.news,
+    // Its tables as data/tzdb now holds them (a bare tzdata.zi keeps the previous release's).
+    tabs: readTabBundle(tzdbDir),
   };
   writeStoredReleases(releasesDir, [head, ...kept.filter((r) => r.release !== release.version)], makeDelta);
 }

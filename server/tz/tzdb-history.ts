@@ -20,9 +20,14 @@ export class TzdbHistory {
   private readonly tables = new Map<string, ZoneTable>();
   private readonly stringOfName = new Map<string, number>();
   private versions: ZoneTable | null = null;
+  /** The embedded table's strings, then each .tab facts row's three (row i at base + 3i). */
+  private readonly strings: string[];
+  private readonly factStringsBase: number;
 
   constructor(data: HistoryData, private readonly defaultTable: ZoneTable) {
     this.data = data;
+    this.factStringsBase = data.zones.strings.length;
+    this.strings = data.meta.facts ? data.zones.strings.concat(data.meta.facts.rows.flat()) : data.zones.strings;
     this.releases = data.meta.releases;
     this.gaps = data.meta.gaps;
     this.allNames = data.meta.names;
@@ -76,15 +81,29 @@ export class TzdbHistory {
     return table;
   }
 
-  /** The versions table with the names one release had: no facts (the old .tab files are not kept). */
+  /**
+   * The versions table with the names one release had, and the countries and coordinates
+   * its own .tab files gave them (none from a file built before they were kept).
+   */
   private releaseData(release: string, r: number): ZoneTableData {
     const width = this.allNames.length;
+    const facts = this.data.meta.facts;
+    const set = facts === undefined ? -1 : facts.setOf[r]!;
     const records: number[] = [];
+    const factRecords: number[] = [];
     for (let n = 0; n < width; n++) {
       const entry = this.data.matrix[r * width + n]!;
-      if (entry !== ABSENT) records.push(this.stringOfName.get(this.allNames[n]!)!, entry >> 1, entry & 1);
+      if (entry === ABSENT) continue;
+      records.push(this.stringOfName.get(this.allNames[n]!)!, entry >> 1, entry & 1);
+      const row = set < 0 ? -1 : this.data.factMatrix[set * width + n]!;
+      const first = this.factStringsBase + 3 * row;
+      factRecords.push(...(row < 0 ? [-1, -1, -1] : [first, first + 1, first + 2]));
     }
-    return { ...this.data.zones, tzdbVersion: release, names: Int32Array.from(records), facts: new Int32Array(0), countryNames: "" };
+    const countryNames = facts === undefined || facts.countryNamesOf[r]! < 0 ? "" : facts.countryNames[facts.countryNamesOf[r]!]!;
+    return {
+      ...this.data.zones, strings: this.strings, tzdbVersion: release, names: Int32Array.from(records),
+      facts: set < 0 ? new Int32Array(0) : Int32Array.from(factRecords), countryNames,
+    };
   }
 
   private nameIndex(name: string): number {

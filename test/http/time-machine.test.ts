@@ -46,6 +46,7 @@ describe("GET /tzdb", () => {
 describe("?tzdb=RELEASE answers as that release, checked against zic + zdump -v", () => {
   // Zones whose rules changed often or lately, in releases far apart.
   const CASES: [string, string[]][] = [
+    ["2003a", ["America/New_York", "Asia/Jerusalem", "America/Sao_Paulo"]],
     ["2012e", ["America/Havana", "Europe/Moscow", "Asia/Gaza"]],
     ["2019c", ["America/Sao_Paulo", "Africa/Casablanca", "Europe/Dublin"]],
     ["2025c", ["America/Vancouver", "America/Havana", "America/Edmonton"]],
@@ -125,6 +126,10 @@ describe("bad input: a 4xx in the one error shape, naming the parameter", () => 
     ["/timezone/Europe/London?tzdb=2019x", 404, /unknown tzdb release 2019x in tzdb/],
     ["/timezone/Europe/London?tzdb=2026d", 404, /unknown tzdb release 2026d in tzdb .*no source/],
     ["/timezone/Europe/London?tzdb=latest", 400, /invalid tzdb/],
+    // IANA's two-digit names of 1992-1996: releases we list as gaps (Rule year types), not malformed.
+    ["/timezone/Europe/London?tzdb=96k", 404, /unknown tzdb release 96k in tzdb .*no source/],
+    ["/timezone/Europe/London?tzdb=93", 404, /unknown tzdb release 93 in tzdb .*no source/],
+    ["/timezone/America/North_Dakota/Beulah?tzdb=2005r", 404, /unknown location in tzdb 2005r/],
     ["/timezone/Europe/London?tzdb=", 400, /invalid tzdb/],
     ["/timezone/Europe/London/transitions?tzdb=1999a", 404, /unknown tzdb release 1999a in tzdb/],
     ["/timezone/Europe/Kyiv?tzdb=2012e", 404, /unknown location in tzdb 2012e/],

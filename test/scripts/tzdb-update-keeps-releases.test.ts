@@ -1,6 +1,7 @@
 // `bun run tzdb:update` keeps the releases it replaces: on a copy of data/tzdb and
 // data/tzdb-releases (never the repo's own), an update to a new release puts it at the head
-// of the chain and keeps every older one, each still reproducing its sha256.
+// of the chain and keeps every older one, each still reproducing its sha256 (its zic input
+// and its .tab tables).
 
 import { expect, test } from "bun:test";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -29,6 +30,11 @@ test("an update to 2026g keeps 2026f and every older release", async () => {
   const after = readStoredReleases(join(dir, "tzdb"), join(dir, "tzdb-releases"));
   expect(after.map((r) => r.release)).toEqual(["2026g", ...before.map((r) => r.release)]);
   expect(after[0]!.text).toBe(next);
-  // Every older release still reads back to exactly its text.
-  for (const [i, r] of before.entries()) expect({ release: r.release, same: after[i + 1]!.text === r.text }).toEqual({ release: r.release, same: true });
+  // Every older release still reads back to exactly its text, and to its own .tab tables.
+  for (const [i, r] of before.entries()) {
+    expect({ release: r.release, same: after[i + 1]!.text === r.text, tabs: after[i + 1]!.tabs === r.tabs }).toEqual({ release: r.release, same: true, tabs: true });
+  }
+  expect(before.every((r) => r.tabs.includes("## zone.tab\n") && r.tabs.includes("## iso3166.tab\n"))).toBe(true);
+  // A bare tzdata.zi brings no tables: the new head keeps those data/tzdb had.
+  expect(after[0]!.tabs).toBe(before[0]!.tabs);
 }, 120_000);

@@ -1,6 +1,6 @@
 // The releases before IANA's first tag (2012e), placed in the repository's history by their
 // NEWS dates (scripts/tzdb/history/untagged-releases.ts): every data release NEWS names from
-// 2006a on is either served or listed as a gap, and each one served is the tree of a
+// "Release 92" on is either served or listed as a gap, and each one served is the tree of a
 // check-in made within the hour before its NEWS stamp, compiled from that tree.
 
 import { describe, expect, test } from "bun:test";
@@ -8,11 +8,13 @@ import { join } from "node:path";
 import { zicInputOfTag } from "../../scripts/tzdb-history-import.ts";
 import { readGaps, readStoredReleases } from "../../scripts/tzdb/history/release-store.ts";
 import { dataReleaseOf, MAX_STAMP_AFTER_CHECK_IN, newsReleases, placeReleases } from "../../scripts/tzdb/history/untagged-releases.ts";
+import { compareReleases } from "../../scripts/tzdb/history/release-names.ts";
 import { REPO_TZDB_DIR, testHistory } from "../support/history-table.ts";
 import { mirrorGitDir } from "../support/third-party.ts";
 
 const RELEASES_DIR = join(REPO_TZDB_DIR, "..", "tzdb-releases");
-const OLDEST_IMPORTED = "2006a";
+/** NEWS's first release (1992). */
+const OLDEST_IMPORTED = "92";
 const FIRST_TAG = "2012e";
 
 function git(args: string[]): string {
@@ -28,26 +30,36 @@ function news(): string {
 }
 
 describe("releases before 2012e, from the repository's history", () => {
-  test("every data release NEWS names from 2006a to 2012d is served or listed in GET /tzdb's gaps", async () => {
+  test("every data release NEWS names from 92 to 2012d is served or listed in GET /tzdb's gaps", async () => {
     const history = await testHistory();
     const served = new Set(history.releases.map((r) => r.release));
     const gaps = new Set(history.gaps);
     const named = newsReleases(news()).map((r) => r.release)
-      .filter((r) => r >= OLDEST_IMPORTED && r < FIRST_TAG);
-    expect(named.length).toBeGreaterThan(80);
+      .filter((r) => compareReleases(r, OLDEST_IMPORTED) >= 0 && compareReleases(r, FIRST_TAG) < 0);
+    expect(named.length).toBeGreaterThanOrEqual(200);
+    expect(named).toContain("96k"); // the two-digit years of 1992-1996, as IANA named them
     expect(named.filter((r) => !served.has(r) && !gaps.has(r))).toEqual([]);
     expect(named.filter((r) => served.has(r) && gaps.has(r))).toEqual([]);
     // Most are found: the history's check-ins match most stamps to the second.
-    expect(named.filter((r) => served.has(r)).length).toBeGreaterThan(40);
+    expect(named.filter((r) => served.has(r)).length).toBeGreaterThan(80);
+    // Those before 2006a too: 2000f-2005r, back to where the data stops using Rule year types.
+    expect(named.filter((r) => served.has(r) && compareReleases(r, "2006a") < 0).length).toBeGreaterThan(30);
+    // GET /tzdb lists the gaps in release order, two-digit years first.
+    expect(history.gaps).toEqual([...history.gaps].sort(compareReleases));
     // Each gap has its reason committed.
     const reasons = new Map(readGaps(RELEASES_DIR).map((g) => [g.release, g.reason]));
-    for (const r of named.filter((r) => gaps.has(r))) expect(reasons.get(r)).toBeString();
+    for (const r of named.filter((r) => gaps.has(r))) expect({ r, reason: reasons.get(r) }).toEqual({ r, reason: expect.any(String) });
+    // Every release placed before 2000f uses Rule year types ("even", "odd"), which our zic
+    // reader refuses: none of them is served, each gap says so.
+    const yearTyped = named.filter((r) => /year type/.test(reasons.get(r) ?? ""));
+    expect(yearTyped.length).toBeGreaterThan(50);
+    expect(yearTyped.filter((r) => served.has(r))).toEqual([]);
   }, 120_000); // builds every release's tables
 
   test("each served one is its commit's tree, checked in at most an hour before its NEWS stamp", () => {
     const stamps = new Map(newsReleases(news()).map((r) => [r.release, r.at]));
-    const old = readStoredReleases(REPO_TZDB_DIR, RELEASES_DIR).filter((r) => r.release < FIRST_TAG);
-    expect(old.length).toBeGreaterThan(40);
+    const old = readStoredReleases(REPO_TZDB_DIR, RELEASES_DIR).filter((r) => compareReleases(r.release, FIRST_TAG) < 0);
+    expect(old.length).toBeGreaterThan(80);
     // Three spread over the range keep the test quick (each extracts a tree); the sha256 of
     // every one is checked by the build already.
     for (const release of [old[0]!, old[Math.floor(old.length / 2)]!, old[old.length - 1]!]) {
@@ -74,7 +86,13 @@ describe("releases before 2012e, from the repository's history", () => {
   });
 
   test("NEWS headings name data releases; code-only ones none", () => {
-    expect(["data2011k", "code2012c-data2012d", "2011i", "code2006h", "96a"].map(dataReleaseOf)).toEqual(["2011k", "2012d", "2011i", null, null]);
+    expect(["data2011k", "code2012c-data2012d", "2011i", "code2006h", "96a", "data96i", "code96l", "code1996m-data1996l", "93"].map(dataReleaseOf))
+      .toEqual(["2011k", "2012d", "2011i", null, "96a", "96i", null, "1996l", "93"]);
+  });
+
+  test("release names sort by when they were made: two-digit years before 1996l, a year's letterless first release before its b", () => {
+    const shuffled = ["2006a", "96k", "93b", "1996l", "2012e", "93", "92c", "2026f", "95m"];
+    expect([...shuffled].sort(compareReleases)).toEqual(["92c", "93", "93b", "95m", "96k", "1996l", "2006a", "2012e", "2026f"]);
   });
 });
 

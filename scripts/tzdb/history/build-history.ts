@@ -14,7 +14,10 @@ import { parseTzSources } from "../parse.ts";
 import type { RuleLine } from "../parse.ts";
 import { resolveTzSource, type ResolvedZone, type ZoneTableSource } from "../resolve.ts";
 import { compileZone } from "../transitions.ts";
+import { compareReleases } from "./release-names.ts";
 import { readGaps, readStoredReleases, type StoredRelease } from "./release-store.ts";
+import { releaseFacts } from "./release-facts.ts";
+import { readTabBundle } from "./release-tabs.ts";
 
 /** The older releases live beside data/tzdb; a tzdb folder without them serves its own release alone. */
 export function releasesDirOf(tzdbDir: string): string {
@@ -26,7 +29,7 @@ function releasesOf(tzdbDir: string): StoredRelease[] {
   if (existsSync(join(dir, "releases.tsv"))) return readStoredReleases(tzdbDir, dir);
   const text = readFileSync(join(tzdbDir, "tzdata.zi"), "utf8");
   const release = /^#\s*version\s+(\S+)/m.exec(text)?.[1] ?? "unknown";
-  return [{ release, date: null, form: "tzdata.zi+backzone", sha256: sha256Hex(text), source: tzdbDir, summary: "", text, news: "" }];
+  return [{ release, date: null, form: "tzdata.zi+backzone", sha256: sha256Hex(text), source: tzdbDir, summary: "", text, tabs: readTabBundle(tzdbDir), news: "" }];
 }
 
 /** Since 2012e every letter of a year is a release with data; before, some were code only. */
@@ -40,7 +43,7 @@ const LETTERS_ARE_RELEASES_SINCE = 2012;
 export function gapsOf(releases: readonly string[], listed: readonly string[] = []): string[] {
   const served = new Set(releases);
   const sorted = [...releases].filter((r) => Number(r.slice(0, 4)) >= LETTERS_ARE_RELEASES_SINCE).sort();
-  if (sorted.length === 0) return [...listed].sort();
+  if (sorted.length === 0) return [...listed].sort(compareReleases);
   const lastLetter = new Map<number, string>();
   for (const r of sorted) lastLetter.set(Number(r.slice(0, 4)), r.slice(4));
   const gaps: string[] = [];
@@ -54,7 +57,7 @@ export function gapsOf(releases: readonly string[], listed: readonly string[] = 
       if (!served.has(name)) gaps.push(name);
     }
   }
-  return [...new Set([...listed, ...gaps])].sort();
+  return [...new Set([...listed, ...gaps])].sort(compareReleases);
 }
 
 /**
@@ -147,7 +150,8 @@ export async function buildHistory(tzdbDir: string, outDir: string, builtAt: str
     release: r.release, date: r.date, summary: r.summary, news: r.news, form: r.form, names: perRelease[i]!.size,
   }));
   const gaps = gapsOf(releases.map((r) => r.release), readGaps(releasesDirOf(tzdbDir)).map((g) => g.release));
-  const bytes = encodeHistory({ meta: { releases: meta, gaps, names: nameList }, zones, matrix });
+  const { facts, factMatrix } = releaseFacts(releases.map((r, i) => ({ tabs: r.tabs, targets: sources[i]!.targets })), nameList);
+  const bytes = encodeHistory({ meta: { releases: meta, gaps, names: nameList, facts }, zones, matrix, factMatrix });
   writeAtomically(join(outDir, HISTORY_FILE), bytes);
   return {
     releases: releases.map((r) => r.release),

@@ -10,9 +10,13 @@
 // commit is an older release's: the history was back-filled (2011l-2012a, made while the
 // SCCS host was down, were checked in on 2012-03-03).
 
-/** A release's data name from its NEWS heading: "data2011k", "code2012c-data2012d" -> 2011k, 2012d; "code2006h" -> null (code only). */
+/**
+ * A release's data name from its NEWS heading: "data2011k", "code2012c-data2012d", "96k",
+ * "93" -> 2011k, 2012d, 96k, 93 (IANA's own spelling: two-digit years before 1996l);
+ * "code2006h", "code96l" -> null (code only).
+ */
 export function dataReleaseOf(heading: string): string | null {
-  return /^(?:code\w+-)?(?:data)?(\d{4}[a-z])$/.exec(heading)?.[1] ?? null;
+  return /^(?:code\w+-)?(?:data)?(\d{4}[a-z]|\d\d[a-z]?)$/.exec(heading)?.[1] ?? null;
 }
 
 export interface NewsRelease {
@@ -24,7 +28,7 @@ export interface NewsRelease {
   at: number;
 }
 
-/** Every data release NEWS names, newest first. Two-digit years (1992-1996) are left out: not imported. */
+/** Every data release NEWS names, newest first, back to "Release 92". */
 export function newsReleases(news: string): NewsRelease[] {
   const out: NewsRelease[] = [];
   for (const m of news.matchAll(/^Release (\S+) - (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d) ([+-]\d\d)(\d\d)$/gm)) {

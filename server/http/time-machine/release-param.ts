@@ -7,7 +7,8 @@ import { badRequest, notFound } from "../pipeline/http-errors.ts";
 import { queryParam } from "../params/query.ts";
 import type { RouteRequest } from "../contract.ts";
 
-const RELEASE = /^\d{4}[a-z]{1,2}$/;
+// IANA's spelling: "2019c", and before 1996l a two-digit year ("96k", "93"): all listed in /tzdb.
+const RELEASE = /^(?:\d{4}[a-z]{1,2}|\d\d[a-z]?)$/;
 
 /** `text` as a release served, or a 400 (not a release name) / 404 (not served) naming `param`. */
 export function servedRelease(history: TzdbHistory, text: string, param: string): string {
