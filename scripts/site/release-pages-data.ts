@@ -47,24 +47,41 @@ export interface ReleasePages {
   gaps: readonly string[];
   /** Newest first. */
   releases: ReleasePage[];
-  /** Per name, the releases that changed it, newest first: "2026f: from 2026-11-01 to 2027-11-07: -04 CDT, not -05 CST". */
-  byName: Record<string, { release: string; line: string }[]>;
+  /**
+   * Per name, the releases that changed it, newest first: "2026f: from 2026-11-01 to 2027-11-07:
+   * -04 CDT, not -05 CST". `line` is the stretch that matters most: the first that reaches past
+   * the release's date when there is one (what the release changed of the present or future),
+   * else the first. `kind`: the release changed the name's present or future, only its past,
+   * or added the name.
+   */
+  byName: Record<string, { release: string; line: string; kind: "future" | "past" | "added" }[]>;
 }
 
 /** An instant to the minute in UTC: windows begin and end at clock changes, often within one day. */
 const day = (t: number) => `${new Date(t * 1000).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 const state = (t: LocalTimeType) => `${formatOffset(t.utoff).replace(/:00$/, "")} ${t.abbr}${t.isdst ? " (DST)" : ""}`;
-const distinct = (list: string[]) => [...new Set(list)].join(" / ");
+/** The states of a run, each once; a long run of them (a zone's whole early history) as its first two and last. */
+function distinct(list: string[]): string {
+  const states = [...new Set(list)];
+  return states.length <= 4 ? states.join(" / ") : `${states.slice(0, 2).join(" / ")} / … / ${states.at(-1)} (${states.length} in all)`;
+}
+/** "(and 3 more stretches)", after the runs shown. */
+export const moreRuns = (n: number) => (n > 0 ? ` (and ${n} more ${n === 1 ? "stretch" : "stretches"})` : "");
 
-/** Back-to-back windows as one run each: when, what the newer release says, what the older said. */
-export function describeRuns(windows: readonly ChangeWindow[]): string[] {
+/** Back-to-back windows as one run each. */
+function groupRuns(windows: readonly ChangeWindow[]): ChangeWindow[][] {
   const runs: ChangeWindow[][] = [];
   for (const w of windows) {
     const last = runs[runs.length - 1];
     if (last !== undefined && last[last.length - 1]!.end === w.start) last.push(w);
     else runs.push([w]);
   }
-  return runs.map((run) => {
+  return runs;
+}
+
+/** Back-to-back windows as one run each: when, what the newer release says, what the older said. */
+export function describeRuns(windows: readonly ChangeWindow[]): string[] {
+  return groupRuns(windows).map((run) => {
     const start = run[0]!.start;
     const end = run[run.length - 1]!.end;
     const when = start <= START ? (end >= END ? "always" : `until ${day(end)}`) : end >= END ? `from ${day(start)} on` : `from ${day(start)} to ${day(end)}`;
@@ -92,10 +109,13 @@ export function releasePagesData(dataDir: string): ReleasePages {
       const windows = changeWindows(a, a.resolve(name)!.zone, b, b.resolve(name)!.zone, START, END);
       if (windows.length === 0) continue;
       const runs = describeRuns(windows);
-      page.changed.push({ name, future: windows.some((w) => w.end > released), runs: runs.slice(0, RUNS_SHOWN), more: Math.max(0, runs.length - RUNS_SHOWN) });
-      (byName[name] ??= []).push({ release: meta.release, line: runs[0]! + (runs.length > 1 ? ` (and ${runs.length - 1} more)` : "") });
+      const future = windows.some((w) => w.end > released);
+      page.changed.push({ name, future, runs: runs.slice(0, RUNS_SHOWN), more: Math.max(0, runs.length - RUNS_SHOWN) });
+      // The zone page's one line: the first stretch reaching past the release's date, else the first.
+      const shown = Math.max(0, groupRuns(windows).findIndex((run) => run[run.length - 1]!.end > released));
+      (byName[name] ??= []).push({ release: meta.release, line: runs[shown]! + moreRuns(runs.length - 1), kind: future ? "future" : "past" });
     }
-    for (const name of page.added) (byName[name] ??= []).push({ release: meta.release, line: "the name first appears" });
+    for (const name of page.added) (byName[name] ??= []).push({ release: meta.release, line: "the name first appears", kind: "added" });
     return page;
   });
   return { default: history.defaultRelease, gaps: history.gaps, releases, byName };

@@ -30,7 +30,8 @@ export interface ReleasePages {
   default: string;
   gaps: string[];
   releases: ReleasePage[];
-  byName: Record<string, { release: string; line: string }[]>;
+  /** Per name, the releases that changed it, newest first: `line` says how; `kind`: its present or future, only its past, or the name added. */
+  byName: Record<string, { release: string; line: string; kind: "future" | "past" | "added" }[]>;
 }
 
 export const releasePages = JSON.parse(readFileSync(join(dir, "release-pages.json"), "utf8")) as ReleasePages;

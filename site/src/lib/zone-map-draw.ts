@@ -1,22 +1,18 @@
-// Draws the world map of the zones in the browser: d3-geo projects the build's TopoJSON
-// (topojson-client turns it into shapes) into the page's 960x500 frame. Hover, tap or
+// Draws the world map of the zones in the browser: the zones' shapes as every map of the site
+// draws them (zone-map-shapes.ts), shaded by their offset now. Hover, tap or
 // keyboard focus: the zone's name and its time now (its offset from the build's published
 // changes, the time from this page's clock); click, Enter or the form: the answer, from
 // /coordinates for a point (so the full-resolution boundaries decide, not the simplified
 // drawing) or /timezone for a zone. Zoom and pan: zone-map-view.ts; keyboard stops:
 // zone-map-keys.ts; offset labels: zone-map-labels.ts; the night side: zone-map-sun.ts.
 
-import { geoEqualEarthRaw, geoGraticule10, geoPath, geoTransform } from "d3-geo";
-import { feature, mesh } from "topojson-client";
 import { fetchTime, describeTime, type TimeObject } from "./live-time";
 import { offsetColor, offsetLabel } from "./zone-map-colors";
 import { attachMapView } from "./zone-map-view";
 import { attachZoneKeys, type KeyZone } from "./zone-map-keys";
 import { placeLabels, type MapLabel } from "./zone-map-labels";
 import { nightRing, subsolarPoint } from "./zone-map-sun";
-
-const SVG = "http://www.w3.org/2000/svg";
-const WIDTH = 960, HEIGHT = 500;
+import { drawZones, el, fetchZoneMap, HEIGHT, resizeDots, WIDTH } from "./zone-map-shapes";
 
 type States = Record<string, [number, number, string][]>;
 
@@ -39,12 +35,6 @@ function wallTime(utoff: number): string {
   return `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
 }
 
-function el<K extends string>(name: K, attrs: Record<string, string | number>): SVGElement {
-  const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  return e;
-}
-
 export async function startZoneMap(root: HTMLElement): Promise<void> {
   const svg = root.querySelector("svg")!;
   const frame = root.querySelector<HTMLElement>(".frame")!;
@@ -56,79 +46,30 @@ export async function startZoneMap(root: HTMLElement): Promise<void> {
   const placeForm = root.querySelector<HTMLFormElement>("#map-place-form");
   const place = root.querySelector<HTMLInputElement>("#map-place");
   const [topology, states] = await Promise.all([
-    fetch("/zone-map.json").then((r) => r.json()),
+    fetchZoneMap(),
     fetch("/zone-offsets.json").then((r) => r.json() as Promise<States>),
   ]);
-  // The Equal Earth projection, applied point by point (planar): the build's shapes are already
-  // cut at the antimeridian, and the SVG fill (non-zero) needs no sphere: a spherical projection reads a ring of the other
-  // winding as "the rest of the sphere".
-  const RAD = Math.PI / 180;
-  const [xMax] = geoEqualEarthRaw(Math.PI, 0);
-  const [, yMax] = geoEqualEarthRaw(0, Math.PI / 2);
-  const k = Math.min((WIDTH - 8) / (2 * xMax), (HEIGHT - 8) / (2 * yMax));
-  const project = (lon: number, latitude: number): [number, number] => {
-    const [x, y] = geoEqualEarthRaw(lon * RAD, latitude * RAD);
-    return [WIDTH / 2 + k * x, HEIGHT / 2 - k * y];
-  };
-  const unproject = (px: number, py: number): [number, number] | null => {
-    const [l, p] = geoEqualEarthRaw.invert!((px - WIDTH / 2) / k, (HEIGHT / 2 - py) / k);
-    const ll: [number, number] = [l / RAD, p / RAD];
-    if (!Number.isFinite(ll[0]) || !Number.isFinite(ll[1]) || Math.abs(ll[0]) > 180 || Math.abs(ll[1]) > 90) return null;
-    const back = project(ll[0], ll[1]);
-    return Math.hypot(back[0] - px, back[1] - py) < 0.5 ? ll : null;
-  };
-  const path = geoPath(geoTransform({
-    point(this: { stream: { point(x: number, y: number): void } }, lon: number, latitude: number) {
-      const [x, y] = project(lon, latitude);
-      this.stream.point(x, y);
-    },
-  }));
-  const outline = { type: "Polygon", coordinates: [[
-    ...Array.from({ length: 37 }, (_, i) => [-180, -90 + 5 * i]),
-    ...Array.from({ length: 37 }, (_, i) => [180, 90 - 5 * i]),
-    [-180, -90],
-  ]] } as const;
-  svg.append(el("path", { d: path(outline as any)!, fill: "#c9dceb", stroke: "none" }));
-  svg.append(el("path", { d: path(geoGraticule10())!, fill: "none", stroke: "#ffffff", "stroke-width": 0.4, "stroke-opacity": 0.7, "vector-effect": "non-scaling-stroke" }));
-  const zones = feature(topology, topology.objects.zones) as unknown as { features: { id: string; geometry: any; properties: { point?: [number, number] } }[] };
-  const layer = el("g", { "stroke-linejoin": "round" });
-  const dots = el("g", {});
+  const { project, unproject, path, sea, layer, borders, dots, shapes } = drawZones(topology, (zone) => {
+    const state = stateNow(states, zone);
+    return state ? offsetColor(state.utoff) : "#bbb";
+  });
+  svg.append(...sea);
   const labelLayer = el("g", { class: "labels", "text-anchor": "middle", "dominant-baseline": "central", fill: "#1a1a1a", stroke: "#ffffff",
     "stroke-opacity": 0.9, "paint-order": "stroke", "stroke-linejoin": "round", "aria-hidden": "true", "pointer-events": "none" });
-  const keyZones: (KeyZone & { zone: string })[] = [];
+  const keyZones: (KeyZone & { zone: string })[] = shapes;
   const labels: (MapLabel & { area: number })[] = [];
-  for (const f of zones.features) {
-    const state = stateNow(states, f.id);
-    const fill = state ? offsetColor(state.utoff) : "#bbb";
-    const d = f.geometry ? path(f.geometry) : null;
-    // A zone too small to see (or simplified away) is drawn as a dot at its point.
-    const area = f.geometry ? Math.abs(path.area(f.geometry)) : 0;
-    let shape: SVGElement | null = null;
-    if (d) layer.append(shape = el("path", { d, fill, "data-zone": f.id }));
-    if (area < 6 && f.properties.point) {
-      const [x, y] = project(...f.properties.point);
-      // The dot is the zone's keyboard stop where its shape is too small to see.
-      dots.append(shape = el("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: 2.5, fill, stroke: "#333", "stroke-width": 0.5, "vector-effect": "non-scaling-stroke", "data-zone": f.id }));
-      keyZones.push({ element: shape, x, y, zone: f.id });
-    } else if (shape) {
-      const [x, y] = path.centroid(f.geometry);
-      keyZones.push({ element: shape, x, y, zone: f.id });
-      if (state) {
-        const [[x0, y0], [x1, y1]] = path.bounds(f.geometry);
-        const text = offsetLabel(state.utoff);
-        const t = el("text", { x: x.toFixed(1), y: y.toFixed(1), "data-zone": f.id }) as SVGTextElement;
-        t.textContent = text;
-        labelLayer.append(t);
-        labels.push({ element: t, box: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, x, y, chars: text.length, area });
-      }
-    }
+  for (const { zone, x, y, area, geometry, dot } of shapes) {
+    const state = stateNow(states, zone);
+    if (dot || !state) continue;
+    const [[x0, y0], [x1, y1]] = path.bounds(geometry);
+    const text = offsetLabel(state.utoff);
+    const t = el("text", { x: x.toFixed(1), y: y.toFixed(1), "data-zone": zone }) as SVGTextElement;
+    t.textContent = text;
+    labelLayer.append(t);
+    labels.push({ element: t, box: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, x, y, chars: text.length, area });
   }
   labels.sort((a, b) => b.area - a.area);
-  // Keyboard order: west to east in bands of latitude, as a reader scans the map.
-  keyZones.sort((a, b) => Math.floor(a.y / 100) - Math.floor(b.y / 100) || a.x - b.x);
-  svg.append(layer);
-  // Borders between different zones: one line each (the arcs the two zones share).
-  svg.append(el("path", { d: path(mesh(topology, topology.objects.zones, (a: any, b: any) => a !== b && a.id !== b.id))!, fill: "none", stroke: "#333", "stroke-width": 0.35, "stroke-opacity": 0.6, "vector-effect": "non-scaling-stroke" }));
+  svg.append(layer, borders);
   // The night side now, redrawn each minute; the subsolar point on the element for tests and tools.
   const night = el("path", { class: "night", fill: "#0a1633", "fill-opacity": 0.18, stroke: "#0a1633", "stroke-opacity": 0.5, "stroke-width": 1, "vector-effect": "non-scaling-stroke", "pointer-events": "none" });
   const drawNight = () => {
@@ -178,9 +119,7 @@ export async function startZoneMap(root: HTMLElement): Promise<void> {
 
   const view = attachMapView(svg, WIDTH, HEIGHT, (zoom) => {
     placeLabels(labels, WIDTH / zoom / svg.getBoundingClientRect().width);
-    // Dots grow slower than the map when zoomed in, so they stay dots.
-    const r = (2.5 / Math.sqrt(zoom)).toFixed(2);
-    for (const d of dots.children) d.setAttribute("r", r);
+    resizeDots(dots, zoom);
   });
   // Labels fit the frame's size on screen: placed again when it changes (a phone turned).
   new ResizeObserver(() => view.zoom(1)).observe(svg);

@@ -33,7 +33,8 @@ export function attachZoneKeys(svg: SVGSVGElement, zones: KeyZone[], name: (z: K
   let current = zones[0]!;
   for (const z of zones) {
     z.element.setAttribute("tabindex", z === current ? "0" : "-1");
-    z.element.setAttribute("role", "button");
+    // A stop that says what it is (a release map's link) keeps its role.
+    if (!z.element.hasAttribute("role")) z.element.setAttribute("role", "button");
     z.element.setAttribute("aria-label", name(z));
   }
   const move = (to: KeyZone) => {
