@@ -126,6 +126,17 @@ describe("what an answer costs", () => {
       expect({ format, charged: 120 - remaining(r) }).toEqual({ format, charged: costOfBody(bytes) });
     }
   });
+  test("a name's release changes over 0001-9999 cost a token per 400 years walked (a 2 KB answer, 90 time objects of work); 1800-2100 costs 1; a 304 costs 1", async () => {
+    const path = "/timezone/America/New_York/changes?from=2006a&to=2026f";
+    const whole = await get(`${path}&start=0001-01-01T00:00:00Z&end=9999-12-31T00:00:00Z`, { "X-Forwarded-For": "203.0.113.64" });
+    expect(whole.status).toBe(200);
+    expect((await whole.arrayBuffer()).byteLength).toBeLessThan(BYTES_PER_TOKEN);
+    expect(120 - remaining(whole)).toBe(25); // 9,999 years
+    const usual = await get(path, { "X-Forwarded-For": "203.0.113.65" });
+    expect(120 - remaining(usual)).toBe(1); // 1800-2100: 301 years
+    const revalidated = await get(`${path}&start=0001-01-01T00:00:00Z&end=9999-12-31T00:00:00Z`, { "X-Forwarded-For": "203.0.113.66", "If-None-Match": whole.headers.get("etag")! });
+    expect({ status: revalidated.status, charged: 120 - remaining(revalidated) }).toEqual({ status: 304, charged: 1 });
+  });
   test("one client repeating the costliest query is refused after its budget: 6 answers, not 120", async () => {
     const statuses: number[] = [];
     let bytes = 0;

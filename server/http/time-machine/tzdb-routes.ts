@@ -23,6 +23,8 @@ import type { TzdbHistory } from "../../tz/tzdb-history.ts";
 import { formatUtc } from "../routes/transitions-answer.ts";
 
 const DAY = 86400;
+/** A `changes` range's walk: about 9 time objects of CPU per 400 years (answer-prices.ts), so at most 10 per token. */
+const YEARS_PER_TOKEN = 400 * 365.2425 * DAY;
 
 /** `/tzdb` */
 export function tzdbIndex(request: RouteRequest): Response {
@@ -92,7 +94,7 @@ export function nameChanges(request: RouteRequest): Response {
   if (!inFrom || !inTo) throw notFound("unknown_location", `unknown location in tzdb ${!inFrom ? from : to}`);
   const name = inTo.name;
   const key = `tzdb-name-changes|${request.profile}|${name}|${from}|${to}|${start}|${end}`;
-  return cacheableAnswer(request, key, DAY, () => {
+  const answer = cacheableAnswer(request, key, DAY, () => {
     const windows = nameWindows(history, from, to, name, start, end);
     const shown = windows.slice(0, MAX_WINDOWS);
     return JSON.stringify({
@@ -101,6 +103,11 @@ export function nameChanges(request: RouteRequest): Response {
       next_start: windows.length > MAX_WINDOWS ? formatUtc(windows[MAX_WINDOWS]!.start, request.profile) : null,
     });
   }, undefined, ALWAYS);
+  // Its build walks both releases' periods over the whole range, whatever the answer's size:
+  // 0001-9999 cost about 90 time objects for a 2 KB answer (answer-prices.ts), so a range
+  // is charged a token per 400 years too (a 304 stays 1).
+  if (answer.status === 200) request.cost = Math.max(request.cost, Math.ceil((end - start) / YEARS_PER_TOKEN));
+  return answer;
 }
 
 const builtAt = (request: RouteRequest) => Math.floor(Date.parse(request.data.zones.builtAt) / 1000) || 0;
