@@ -102,16 +102,7 @@ export class ZoneTable {
     this.builtAt = data.builtAt;
     this.zoneCount = data.zones.length / ZONE_RECORD_INTS;
     this.compiled = versions ?? this;
-    this.types = versions?.types ?? [];
-    for (let t = 0; t < (versions ? 0 : data.types.length / TYPE_RECORD_INTS); t++) {
-      const o = t * TYPE_RECORD_INTS;
-      this.types.push(Object.freeze({
-        utoff: data.types[o]!,
-        save: data.types[o + 1]!,
-        isdst: data.types[o + 2]! !== 0,
-        abbr: data.strings[data.types[o + 3]!]!,
-      }));
-    }
+    this.types = versions?.types ?? localTimeTypes(data);
     const names: string[] = [];
     for (let n = 0; n < data.names.length / NAME_RECORD_INTS; n++) {
       const o = n * NAME_RECORD_INTS;
@@ -134,15 +125,7 @@ export class ZoneTable {
       if (tab > 0) this.countryNames.set(line.slice(0, tab), line.slice(tab + 1));
     }
     this.names = names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    this.footers = versions?.footers ?? [];
-    for (let z = 0; z < (versions ? 0 : this.zoneCount); z++) {
-      const o = z * ZONE_RECORD_INTS;
-      const first = data.zones[o + 3]!;
-      const count = data.zones[o + 4]!;
-      const rules: FooterRule[] = [];
-      for (let r = first; r < first + count; r++) rules.push(footerRuleAt(data, r, (i) => this.types[i]!));
-      this.footers.push(count > 0 ? { stdoff: data.zones[o + 5]!, rules } : null);
-    }
+    this.footers = versions?.footers ?? footersOf(data, this.zoneCount, this.types);
     this.cacheStart = versions?.cacheStart ?? new Float64Array(this.zoneCount).fill(Infinity);
     this.cacheEnd = versions?.cacheEnd ?? new Float64Array(this.zoneCount).fill(-Infinity);
     this.cachePeriod = versions?.cachePeriod ?? new Array(this.zoneCount).fill(null);
@@ -305,4 +288,33 @@ function footerPeriod(footer: FooterData, lastAt: number, lastType: LocalTimeTyp
     }
   }
   return { start, end: Infinity, type };
+}
+
+/** Every local time type of the file, each one frozen object (periods hand them out). */
+function localTimeTypes(data: ZoneTableData): LocalTimeType[] {
+  const types: LocalTimeType[] = [];
+  for (let t = 0; t < data.types.length / TYPE_RECORD_INTS; t++) {
+    const o = t * TYPE_RECORD_INTS;
+    types.push(Object.freeze({
+      utoff: data.types[o]!,
+      save: data.types[o + 1]!,
+      isdst: data.types[o + 2]! !== 0,
+      abbr: data.strings[data.types[o + 3]!]!,
+    }));
+  }
+  return types;
+}
+
+/** Each zone's footer rules, decoded once; null where the last type holds forever. */
+function footersOf(data: ZoneTableData, zoneCount: number, types: LocalTimeType[]): (FooterData | null)[] {
+  const footers: (FooterData | null)[] = [];
+  for (let z = 0; z < zoneCount; z++) {
+    const o = z * ZONE_RECORD_INTS;
+    const first = data.zones[o + 3]!;
+    const count = data.zones[o + 4]!;
+    const rules: FooterRule[] = [];
+    for (let r = first; r < first + count; r++) rules.push(footerRuleAt(data, r, (i) => types[i]!));
+    footers.push(count > 0 ? { stdoff: data.zones[o + 5]!, rules } : null);
+  }
+  return footers;
 }
