@@ -50,8 +50,12 @@ export interface RouteRequest {
   cost: number;
 }
 
-/** Answers through `request.data.responses`; throws an HttpError for a client's mistake. */
-export type RouteHandler = (request: RouteRequest, state: AppState) => Response;
+/**
+ * Answers through `request.data.responses`; throws an HttpError for a client's mistake.
+ * Synchronous, but on a row marked `inTurns`, whose long builds are done in turns
+ * (core/in-turns.ts) and answered later.
+ */
+export type RouteHandler = (request: RouteRequest, state: AppState) => Response | Promise<Response>;
 
 /**
  * A dialect (timeapi.io, TimeZoneDB, Google): another service's wire contract at its own
@@ -102,6 +106,13 @@ export interface RouteRow {
   dialect?: Dialect;
   /** The route also takes POST (timeapi.io's conversions and calculations). */
   post?: PostHandler;
+  /**
+   * Its handler may answer later: a build too long to hold the worker for is done in turns
+   * (core/in-turns.ts). Its request is then its own (not the one the pipeline refills for
+   * each synchronous answer); the cost set before the handler returns is charged at once,
+   * whatever more the answer costs when it is made (limits/answer-cost.ts).
+   */
+  inTurns?: true;
   handle: RouteHandler;
 }
 

@@ -11,7 +11,7 @@ import { DeviceStrings } from "../../server/device/device-tz.ts";
 import { daysFromCivil, SECONDS_PER_DAY } from "../../server/core/calendar.ts";
 import type { ZoneTable } from "../../server/tz/zone-table.ts";
 import { clockChanges } from "../../server/tz/zone-transitions.ts";
-import { testHandler } from "../support/test-server.ts";
+import { testAnsweringHandler } from "../support/test-server.ts";
 import { testZoneTable } from "../support/zone-table.ts";
 
 const YEAR = 365 * SECONDS_PER_DAY;
@@ -100,13 +100,13 @@ describe("device strings kept per stretch answer as the computation for each ins
 
 describe("/device through the handler", () => {
   test("a list for another instant in the same stretches is answered from them, and /metrics shows them as a memo store", async () => {
-    const handle = await testHandler();
+    const handle = await testAnsweringHandler();
     const metric = (text: string, name: string) => Number(new RegExp(`^${name}\\{memo="device_stretches"\\} (\\d+)$`, "m").exec(text)?.[1] ?? NaN);
-    const before = await handle(new Request("http://h/metrics")).text();
-    expect(handle(new Request("http://h/device?at=0010-06-01T00:00:00Z")).status).toBe(200);
-    const first = await handle(new Request("http://h/metrics")).text();
-    expect(handle(new Request("http://h/device?at=0020-06-01T00:00:00Z")).status).toBe(200);
-    const second = await handle(new Request("http://h/metrics")).text();
+    const before = await (await handle(new Request("http://h/metrics"))).text();
+    expect((await handle(new Request("http://h/device?at=0010-06-01T00:00:00Z"))).status).toBe(200);
+    const first = await (await handle(new Request("http://h/metrics"))).text();
+    expect((await handle(new Request("http://h/device?at=0020-06-01T00:00:00Z"))).status).toBe(200);
+    const second = await (await handle(new Request("http://h/metrics"))).text();
     // Year 10 left a stretch for every zone (its LMT centuries, or its footer for good); year 20 found them all.
     expect(metric(first, "zonetime_memo_entries")).toBeGreaterThan(metric(before, "zonetime_memo_entries"));
     expect(metric(second, "zonetime_memo_misses_total")).toBe(metric(first, "zonetime_memo_misses_total"));

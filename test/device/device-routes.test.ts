@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { parsePosixTz } from "../../server/device/posix-tz.ts";
 import { firstMismatch } from "../../server/device/string-check.ts";
 import type { ZoneTable } from "../../server/tz/zone-table.ts";
-import { startTestServer, testHandler } from "../support/test-server.ts";
+import { startTestServer, testAnsweringHandler } from "../support/test-server.ts";
 import { testZoneTable, utc } from "../support/zone-table.ts";
 
 interface DeviceBody {
@@ -16,17 +16,17 @@ interface DeviceBody {
   refresh_after: string;
 }
 
-let handler: (req: Request) => Response;
+let handler: (req: Request) => Response | Promise<Response>;
 let table: ZoneTable;
-const get = (path: string, method = "GET") => handler(new Request(`http://zonetime.test${path}`, { method }));
+const get = async (path: string, method = "GET") => await handler(new Request(`http://zonetime.test${path}`, { method }));
 const json = async <T>(path: string): Promise<T> => {
-  const response = get(path);
+  const response = await get(path);
   expect(response.status).toBe(200);
   return (await response.json()) as T;
 };
 
 beforeAll(async () => {
-  handler = await testHandler();
+  handler = await testAnsweringHandler();
   table = await testZoneTable();
 }, 120_000);
 
@@ -91,22 +91,22 @@ describe("the bulk answer", () => {
       if (single.valid_until !== null) earliest = Math.min(earliest, Date.parse(single.valid_until));
     }
     expect(bulk.valid_until).toBe(new Date(earliest).toISOString().replace(".000Z", "Z"));
-    const csv = get(`/device.csv?at=${at}`);
+    const csv = await get(`/device.csv?at=${at}`);
     expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const rows = (await csv.text()).trimEnd().split("\n");
     expect(rows).toEqual(table.names.map((name) => `"${name}","${bulk.zones[name]!.posix_tz}"`));
-    const text = await get(`/device.txt?at=${at}`).text();
+    const text = await (await get(`/device.txt?at=${at}`)).text();
     expect(text).toContain(`\nAmerica/Havana: ${bulk.zones["America/Havana"]!.posix_tz}\n`);
     expect(text.startsWith(`tzdb_version: ${bulk.tzdb_version}\nat: ${at}\n`)).toBe(true);
   }, 120_000);
 
   test("for now: cacheable until the earliest refresh_after (an hour at most), with an ETag", async () => {
-    const response = get("/device.csv");
+    const response = await get("/device.csv");
     const body = await json<{ refresh_after: string }>("/device");
     const maxAge = Number(/max-age=(\d+)/.exec(response.headers.get("cache-control")!)![1]);
     expect(maxAge).toBeLessThanOrEqual(Math.min(3600, Date.parse(body.refresh_after) / 1000 - Date.now() / 1000 + 1));
     expect(response.headers.get("etag")).toMatch(/^"tz-2026f-/);
-    expect(get(`/device.csv?at=${at}`).headers.get("cache-control")).toBe("public, max-age=86400, s-maxage=86400");
+    expect((await get(`/device.csv?at=${at}`)).headers.get("cache-control")).toBe("public, max-age=86400, s-maxage=86400");
   });
 });
 
@@ -117,7 +117,7 @@ describe("/info", () => {
     const device = await json<DeviceBody>(`/timezone/America/Nuuk/device?at=${at}`);
     expect(info.posix_tz).toBe("<-02>2<-01>,M3.5.0/-1,M10.5.0/0");
     expect({ timezone: "America/Nuuk", ...info.device_tz }).toEqual(device);
-    const text = await get(`/timezone/America/Nuuk/info.txt?at=${at}`).text();
+    const text = await (await get(`/timezone/America/Nuuk/info.txt?at=${at}`)).text();
     expect(text).toContain(`\ndevice_tz.posix_tz: ${device.posix_tz}\ndevice_tz.valid_until: ${device.valid_until}\ndevice_tz.refresh_after: ${device.refresh_after}\n`);
   });
 });
@@ -125,11 +125,11 @@ describe("/info", () => {
 describe("edges, as on the other routes", () => {
   test("unknown names answer 404 unknown location, in JSON or text", async () => {
     for (const path of ["/timezone/Mars/Olympus/device", "/timezone/Europe/Londonx/device?at=0", "/api/timezone/Nowhere/device"]) {
-      const response = get(path);
+      const response = await get(path);
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ error: "unknown location" });
     }
-    const text = get("/timezone/Mars/device.txt");
+    const text = await get("/timezone/Mars/device.txt");
     expect(text.status).toBe(404);
     expect(text.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(await text.text()).toBe("unknown location\n");
@@ -137,7 +137,7 @@ describe("edges, as on the other routes", () => {
 
   test("a bad or out-of-range at answers 400, on the single and the bulk routes", async () => {
     for (const path of ["/timezone/UTC/device?at=tomorrow", "/timezone/UTC/device?at=10000-01-01T00:00:00Z", "/timezone/UTC/device?at=999999999999", "/device?at=-99999999999", "/device.csv?at=x"]) {
-      const response = get(path);
+      const response = await get(path);
       expect({ path, status: response.status }).toEqual({ path, status: 400 });
       expect((await response.json()) as object).toHaveProperty("error");
     }
@@ -146,7 +146,7 @@ describe("edges, as on the other routes", () => {
   test("names in any case answer canonically; .txt is key: value lines; /api writes +00:00", async () => {
     const body = await json<DeviceBody>("/timezone/europe/london/device?at=2026-11-23T00:00:00Z");
     expect(body).toEqual({ timezone: "Europe/London", posix_tz: "GMT0BST,M3.5.0/1,M10.5.0", valid_until: null, refresh_after: "2026-12-23T00:00:00Z" });
-    const text = get("/timezone/Europe/London/device.txt?at=2026-11-23T00:00:00Z");
+    const text = await get("/timezone/Europe/London/device.txt?at=2026-11-23T00:00:00Z");
     expect(text.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(await text.text()).toBe("timezone: Europe/London\nposix_tz: GMT0BST,M3.5.0/1,M10.5.0\nvalid_until: \nrefresh_after: 2026-12-23T00:00:00Z\n");
     expect((await json<DeviceBody>("/api/timezone/Europe/London/device/?at=2026-11-23T00:00:00Z")).refresh_after).toBe("2026-12-23T00:00:00+00:00");

@@ -10,17 +10,17 @@
 //   map per pair: a far pair keeps up to 2.4 MB, and there are 138 x 137 / 2 pairs.
 
 import { beforeAll, describe, expect, test } from "bun:test";
-import { testDataDir, testHandler } from "../support/test-server.ts";
+import { testDataDir, testAnsweringHandler } from "../support/test-server.ts";
 import { loadData } from "../../server/process/load-data.ts";
 import { deviceStringsOf } from "../../server/device/device-tz.ts";
 
-let handle: (req: Request) => Response;
+let handle: (req: Request) => Response | Promise<Response>;
 beforeAll(async () => {
-  handle = await testHandler();
+  handle = await testAnsweringHandler();
 }, 120_000);
 
 const metric = async (series: string, memo: string) => {
-  const text = await handle(new Request("http://h/metrics")).text();
+  const text = await (await handle(new Request("http://h/metrics"))).text();
   return Number(new RegExp(`^${series}\\{memo="${memo}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? NaN);
 };
 
@@ -40,7 +40,7 @@ describe("every release shares one set of per-zone work", () => {
     // new version in 2026f (British Columbia stays on -07).
     const at = "2027-01-15T00:00:00Z";
     const tz = async (release: string) => {
-      const r = handle(new Request(`http://h/timezone/America/Vancouver/device?tzdb=${release}&at=${at}`));
+      const r = await handle(new Request(`http://h/timezone/America/Vancouver/device?tzdb=${release}&at=${at}`));
       expect(r.status).toBe(200);
       return ((await r.json()) as { posix_tz: string }).posix_tz;
     };
@@ -55,7 +55,7 @@ describe("what changed between two releases is kept within a budget", () => {
     const { history } = await loadData(await testDataDir());
     const releases = history.releases.map((r) => r.release);
     for (let i = 0; i < 12; i++) {
-      const r = handle(new Request(`http://h/tzdb/${releases[i]}/changes?since=${releases[releases.length - 1 - i]}`));
+      const r = await handle(new Request(`http://h/tzdb/${releases[i]}/changes?since=${releases[releases.length - 1 - i]}`));
       expect(r.status).toBe(200);
     }
     const bytes = await metric("zonetime_memo_bytes", "release_changes");

@@ -8,15 +8,15 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { testHandler, testSiteDir } from "../support/test-server.ts";
+import { testAnsweringHandler, testSiteDir } from "../support/test-server.ts";
 
-let handler: (req: Request) => Response;
+let handler: (req: Request) => Response | Promise<Response>;
 let siteDir: string;
 beforeAll(async () => {
-  [handler, siteDir] = await Promise.all([testHandler(), testSiteDir()]);
+  [handler, siteDir] = await Promise.all([testAnsweringHandler(), testSiteDir()]);
 }, 300_000);
 
-const api = async <T>(path: string): Promise<T> => (await handler(new Request(`http://localhost${path}`)).json()) as T;
+const api = async <T>(path: string): Promise<T> => (await (await handler(new Request(`http://localhost${path}`))).json()) as T;
 const text = (html: string) => html.replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim();
 
 interface Changes { date: string | null; added: string[]; changed: { timezone: string; windows: { start: string; end: string }[] }[] }

@@ -54,9 +54,20 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 }
 
 /** The fetch handler alone, for calling with `new Request(...)`; `clock` replaces the realtime clock. */
+/** The fetch handler on the test data, for answers made at once (every row's but those marked `inTurns`). */
 export async function testHandler(clock: Clock = realtimeClock): Promise<(req: Request) => Response> {
+  const handler = await testAnsweringHandler(clock);
+  // Every answer is synchronous (/metrics too: issue 17, F10), but on the rows that build in turns.
+  return (req) => {
+    const answer = handler(req);
+    if (answer instanceof Promise) throw new Error(`${req.url} is answered later (its row builds in turns): use testAnsweringHandler`);
+    return answer;
+  };
+}
+
+/** The fetch handler on the test data, its answers awaited (a row marked `inTurns` answers later). */
+export async function testAnsweringHandler(clock: Clock = realtimeClock): Promise<(req: Request) => Response | Promise<Response>> {
   const state = createAppState(await loadData(await testDataDir()), clock, await testConfig());
   const handler = createFetchHandler(state);
-  // Every answer is synchronous (/metrics too: issue 17, F10).
-  return (req) => handler(req, null) as Response;
+  return (req) => handler(req, null);
 }

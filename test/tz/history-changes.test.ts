@@ -27,7 +27,7 @@ describe("release changes against zdump -v, every consecutive pair", () => {
     for (let i = releases.length - 1; i > 0; i--) {
       const [since, release] = [releases[i]!.release, releases[i - 1]!.release];
       const [dirA, dirB] = [zicRelease(since), zicRelease(release)];
-      const ours = releaseChanges(history, since, release);
+      const ours = await releaseChanges(history, since, release);
       const a = history.table(since)!;
       const b = history.table(release)!;
       const common = b.names.filter((n) => a.resolve(n)?.name === n);

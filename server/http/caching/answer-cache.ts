@@ -25,6 +25,8 @@ export class AnswerCache {
   private used = 0;
   /** The most recently used key: a repeated query skips the move to the end. */
   private newest: string | null = null;
+  /** Bodies being built in turns (answer-in-turns.ts), by key: one build per key at a time. */
+  readonly building = new Map<string, Promise<string>>();
 
   /** `etagPrefix`: the data version (tzdb release and build fingerprint). */
   constructor(readonly capacityBytes: number, private readonly etagPrefix: string) {}

@@ -31,11 +31,12 @@ import { PAGE_SECURITY_HEADERS } from "../bun/static-site.ts";
 export function createFetchHandler(state: AppState, options: { counted?: boolean } = {}): FetchHandler {
   const counted = options.counted ?? true;
   const trust: ProxyTrust = { trusted: state.config.trustedProxies, header: state.config.trustProxyHeader };
-  // What the answer cost (contract.ts, RouteRequest.cost): one holder, the handler being synchronous.
-  const spent = { cost: 1 };
+  // What the answer cost (contract.ts, RouteRequest.cost): one holder, the handler being
+  // synchronous; `later`: the request of an answer made in turns, whose cost may grow.
+  const spent: Spent = { cost: 1, later: null };
   // The Date header names the second of the reading this request's body was made from (request-clock.ts).
   const dated = state.requestClock;
-  // One RouteRequest, refilled per request (the handler is synchronous): no object or closure per request.
+  // One RouteRequest, refilled per request (the handler is synchronous but on `inTurns` rows): no object or closure per request.
   const request = new PipelineRequest(state, trust, dated.read);
   // Each URL's target and route, kept (routing is 12% of a time object's CPU in process).
   const routes = new Memo<RoutedTarget>("routes", { maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 4 * MB }, () => ROUTED_BYTES);
@@ -63,6 +64,7 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
     try {
       // Admitted while the client has a token, charged 1; the rest of an answer's cost once it is known.
       spent.cost = 1;
+      spent.later = null;
       decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey, 1) : null;
       response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, server, url, target, match, eager ? client : UNRESOLVED, state, spent, request);
       if (decision?.allowed && spent.cost > 1) decision = state.limiter!.charge(limitKey, spent.cost - 1);
@@ -70,12 +72,26 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
       response = failedRequest(state, req.method, target.path, error);
     }
     if (response instanceof Promise) {
+      const { later } = spent;
+      const charged = spent.cost;
       return response
         .then((r) => r, (error) => failedRequest(state, req.method, target.path, error))
-        .then((r) => finish(state, dated, counted, req.method, target.path, match, client, started, decision, r));
+        .then((r) => {
+          // What an answer made in turns cost beyond what was charged up front (its body's size).
+          if (later !== null && decision?.allowed && later.cost > charged) decision = state.limiter!.charge(limitKey, later.cost - charged);
+          // Other requests have read the request clock meanwhile: this answer is dated as it leaves.
+          dated.begin();
+          return finish(state, dated, counted, req.method, target.path, match, client, started, decision, r);
+        });
     }
     return finish(state, dated, counted, req.method, target.path, match, client, started, decision, response);
   };
+}
+
+/** What the answer being made costs; `later`: the request of an answer made in turns (its row's `inTurns`). */
+interface Spent {
+  cost: number;
+  later: PipelineRequest | null;
 }
 
 /** A URL's target and route: pure functions of the URL and the static route table. */
@@ -145,7 +161,7 @@ function finish(state: AppState, dated: RequestClock, counted: boolean, method: 
   return response;
 }
 
-/** The RouteRequest a GET or HEAD is handed, its fields set for each request in turn (a POST, answered later, gets its own). */
+/** The RouteRequest a GET or HEAD is handed, its fields set for each request in turn (a POST, or a row answering in turns, gets its own). */
 class PipelineRequest implements RouteRequest {
   profile: RouteRequest["profile"] = "spec";
   format: RouteRequest["format"] = "json";
@@ -182,13 +198,19 @@ class PipelineRequest implements RouteRequest {
   header(name: string): string | null {
     return this.req!.headers.get(name);
   }
+
+  /** Its answer made: the request and server let go. */
+  release(): void {
+    this.req = null;
+    this.server = null;
+  }
 }
 
 /** A client address not resolved yet. */
 const UNRESOLVED = Symbol("unresolved client");
 
 /** `client`: the client's address, or UNRESOLVED: not known yet (PipelineRequest resolves it when read). */
-function respond(req: Request, server: Server<unknown> | null, url: string, target: RequestTarget, match: RouteMatch, client: string | null | typeof UNRESOLVED, state: AppState, spent: { cost: number }, reused: PipelineRequest): Response | Promise<Response> {
+function respond(req: Request, server: Server<unknown> | null, url: string, target: RequestTarget, match: RouteMatch, client: string | null | typeof UNRESOLVED, state: AppState, spent: Spent, reused: PipelineRequest): Response | Promise<Response> {
   const method = req.method;
   const head = method === "HEAD";
   const route = match.route;
@@ -224,35 +246,49 @@ function respond(req: Request, server: Server<unknown> | null, url: string, targ
           return errorAnswer(state, req, target, match, head, error, endsConnection(error) ? { Connection: "close" } : undefined);
         });
       }
-      reused.profile = match.profile;
-      reused.format = match.format;
-      reused.head = head;
-      reused.params = match.params;
-      reused.query = target.query;
-      reused.url = url;
-      reused.client = client;
-      reused.req = req;
-      reused.server = server;
-      reused.data = state.data; // a reload replaces the data
-      reused.cache = route.cache;
-      reused.cost = 1;
+      // A row that may answer later gets a request of its own: the reused one is the next request's.
+      const own = route.inTurns ? new PipelineRequest(state, reused.trust, reused.clock) : reused;
+      own.profile = match.profile;
+      own.format = match.format;
+      own.head = head;
+      own.params = match.params;
+      own.query = target.query;
+      own.url = url;
+      own.client = client;
+      own.req = req;
+      own.server = server;
+      own.data = state.data; // a reload replaces the data
+      own.cache = route.cache;
+      own.cost = 1;
+      let later = false;
       try {
-        const response = route.handle(reused, state);
-        spent.cost = reused.cost;
-        return response;
+        const response = route.handle(own, state);
+        spent.cost = own.cost;
+        if (!(response instanceof Promise)) return response;
+        if (own === reused) throw new Error(`${route.label}: an answer made later on a row not marked inTurns`);
+        later = true;
+        spent.later = own;
+        return response.then(
+          (answer) => (own.release(), answer),
+          (error) => (own.release(), refusal(state, req, target, match, head, error)),
+        );
       } finally {
-        reused.req = null; // no request kept alive past its answer
-        reused.server = null;
+        if (!later) own.release(); // no request kept alive past its answer
       }
     }
     if (match.api) throw NOT_FOUND(); // an unknown path under /api
     return sitePage(target.path, head, req.headers, state);
   } catch (error) {
-    if (error instanceof HttpError) return errorAnswer(state, req, target, match, head, error);
-    // A lower layer's refusal of the client's input (names/: a bad lang, q or country) is a 4xx too.
-    if (error instanceof ZonetimeError && error.status >= 400 && error.status < 500) return errorAnswer(state, req, target, match, head, new HttpError(error.code, error.status, error.message));
-    throw error;
+    return refusal(state, req, target, match, head, error);
   }
+}
+
+/** A client's mistake answered in the route's error shape; anything else thrown on (a bug: a 500). */
+function refusal(state: AppState, req: Request, target: RequestTarget, match: RouteMatch, head: boolean, error: unknown): Response {
+  if (error instanceof HttpError) return errorAnswer(state, req, target, match, head, error);
+  // A lower layer's refusal of the client's input (names/: a bad lang, q or country) is a 4xx too.
+  if (error instanceof ZonetimeError && error.status >= 400 && error.status < 500) return errorAnswer(state, req, target, match, head, new HttpError(error.code, error.status, error.message));
+  throw error;
 }
 
 /** A client's mistake, in the route's dialect's error shape, else in the path's own format (`.txt`: text; JSON elsewhere). */

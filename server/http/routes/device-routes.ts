@@ -13,7 +13,8 @@
 
 import { resolveNameParam } from "../params/zone-name.ts";
 import { cacheableAnswer } from "../caching/cacheable-answer.ts";
-import { deviceAnswer, deviceList, deviceListCsv, deviceListText } from "./device-answer.ts";
+import { cacheableAnswerInTurns } from "../caching/answer-in-turns.ts";
+import { deviceAnswer, deviceList, deviceListCsv, deviceListInTurns, deviceListText } from "./device-answer.ts";
 import { CSV_TYPE } from "../pipeline/responses.ts";
 import { instantParam } from "../params/at-param.ts";
 import type { RouteRequest } from "../contract.ts";
@@ -79,30 +80,41 @@ function periodStart(request: RouteRequest, now: number): number {
   return Math.floor(now);
 }
 
-function listAnswer(request: RouteRequest, csv: boolean): Response {
+function listAnswer(request: RouteRequest, csv: boolean): Response | Promise<Response> {
   const at = instantParam(request, "at");
   const fixed = at !== undefined;
   const now = at?.seconds ?? request.clock().seconds;
   const instant = fixed ? now : periodStart(request, now);
   const format = csv ? "csv" : request.format;
   const key = `device-list|${request.profile}|${format}|${fixed ? "at" : "now"}|${instant}`;
-  const build = () => {
-    const { list } = deviceList(request.data.zones, instant, request.profile);
-    return csv ? deviceListCsv(list) : request.format === "json" ? JSON.stringify(list) : deviceListText(list);
+  const { zones } = request.data; // the release's, under ?tzdb= (read before the build's first turn)
+  const { profile } = request;
+  const json = request.format === "json";
+  const build = async () => {
+    const list = await deviceListInTurns(zones, instant, profile);
+    return csv ? deviceListCsv(list) : json ? JSON.stringify(list) : deviceListText(list);
   };
   // For now: until the period's list should be asked for again (0 for a list of the second).
-  const refresh = fixed ? now : refreshOfPeriod.get(request.data.zones)?.get(`${request.profile}|${instant}`) ?? now;
-  const response = cacheableAnswer(request, key, maxAge(fixed, now, refresh), build, csv ? CSV_TYPE : undefined);
-  if (fixed && response.status === 200) request.cost = Math.max(request.cost, DEVICE_LIST_BUILD_COST); // a 304 stays 1
-  return response;
+  const refresh = fixed ? now : refreshOfPeriod.get(zones)?.get(`${profile}|${instant}`) ?? now;
+  const answer = cacheableAnswerInTurns(request, key, maxAge(fixed, now, refresh), build, csv ? CSV_TYPE : undefined);
+  if (!fixed) return answer;
+  // A list for a fixed instant costs DEVICE_LIST_BUILD_COST, kept or not (a 304 stays 1);
+  // one made in turns is charged it up front.
+  const priced = (made: Response) => {
+    if (made.status === 200) request.cost = Math.max(request.cost, DEVICE_LIST_BUILD_COST);
+    return made;
+  };
+  if (!(answer instanceof Promise)) return priced(answer);
+  request.cost = Math.max(request.cost, DEVICE_LIST_BUILD_COST);
+  return answer.then(priced);
 }
 
 /** `/device` */
-export function deviceIndex(request: RouteRequest): Response {
+export function deviceIndex(request: RouteRequest): Response | Promise<Response> {
   return listAnswer(request, false);
 }
 
 /** `/device.csv` */
-export function deviceCsv(request: RouteRequest): Response {
+export function deviceCsv(request: RouteRequest): Response | Promise<Response> {
   return listAnswer(request, true);
 }

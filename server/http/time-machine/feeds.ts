@@ -9,6 +9,7 @@ import { formatDateTime } from "../../core/time-format.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
 import { nameWindows, releaseChanges, releaseInstant, DEFAULT_END, DEFAULT_START, type ReleaseChanges } from "./changes-answer.ts";
 import type { Memo } from "../caching/memo.ts";
+import { inTurns } from "../../core/in-turns.ts";
 
 export const ATOM_TYPE = "application/atom+xml; charset=utf-8";
 export const JSON_FEED_TYPE = "application/feed+json; charset=utf-8";
@@ -43,14 +44,14 @@ function updatedOf(history: TzdbHistory, release: string, builtAt: number): stri
 /** A release's page on the website (site/src/pages/releases/), which /tzdb/{release}/changes answers as JSON. */
 export const releasePage = (release: string) => `/releases/${release}/`;
 
-export function releasesFeed(history: TzdbHistory, builtAt: number, memo?: Memo<ReleaseChanges>): Feed {
+export async function releasesFeed(history: TzdbHistory, builtAt: number, memo?: Memo<ReleaseChanges>): Promise<Feed> {
   const entries: FeedEntry[] = [];
   for (const meta of history.releases) {
     const since = history.previous(meta.release);
     const at = releaseInstant(history, meta.release, builtAt);
     let names: string[] = [];
     if (since !== null) {
-      const changes = releaseChanges(history, since, meta.release, DEFAULT_START, DEFAULT_END, memo);
+      const changes = await releaseChanges(history, since, meta.release, DEFAULT_START, DEFAULT_END, memo);
       names = changes.changed.filter((c) => c.windows.some((w) => w.end > at)).map((c) => c.name);
       names.push(...changes.added.map((n) => `${n} (new)`));
     }
@@ -67,18 +68,18 @@ export function releasesFeed(history: TzdbHistory, builtAt: number, memo?: Memo<
   return { id: `${TAG}tzdb`, title: "tzdb releases (zonetime)", self: "/tzdb/feed.atom", home: "/tzdb", entries };
 }
 
-/** One entry per release that changed this name's answers (or added it), newest first. */
-export function nameFeed(history: TzdbHistory, name: string, builtAt: number): Feed {
+/** One entry per release that changed this name's answers (or added it), newest first; its releases walked in turns. */
+export async function nameFeed(history: TzdbHistory, name: string, builtAt: number): Promise<Feed> {
   const entries: FeedEntry[] = [];
-  for (const meta of history.releases) {
+  await inTurns(history.releases, (meta) => {
     const since = history.previous(meta.release);
-    if (since === null || history.versionOf(meta.release, name) === null) continue;
+    if (since === null || history.versionOf(meta.release, name) === null) return;
     let content: string;
     if (history.versionOf(since, name) === null) {
       content = `${name} is new in ${meta.release}.`;
     } else {
       const windows = nameWindows(history, since, meta.release, name, DEFAULT_START, DEFAULT_END);
-      if (windows.length === 0) continue;
+      if (windows.length === 0) return;
       const first = windows[0]!;
       content = `${meta.release} answers differently from ${since} in ${windows.length} window(s) of 1800-2100, ` +
         `the first from ${iso(first.start)} to ${iso(first.end)}: ${first.before.abbr} (${first.before.utoff} s) in ${since}, ` +
@@ -92,7 +93,7 @@ export function nameFeed(history: TzdbHistory, name: string, builtAt: number): F
       summary: meta.summary,
       content,
     });
-  }
+  });
   return { id: `${TAG}timezone/${name}`, title: `${name}: tzdb releases that changed it (zonetime)`, self: `/timezone/${name}/feed.atom`, home: `/timezone/${name}/changes`, entries };
 }
 

@@ -16,7 +16,8 @@ import { badRequest, notFound } from "../pipeline/http-errors.ts";
 import { safeDecode } from "../pipeline/request-target.ts";
 import type { RouteRequest } from "../contract.ts";
 import { instantParam } from "../params/at-param.ts";
-import { DEFAULT_END, DEFAULT_START, MAX_WINDOWS, nameWindows, releaseChanges, windowEntry } from "./changes-answer.ts";
+import { DEFAULT_END, DEFAULT_START, knownChanges, MAX_WINDOWS, namesToWalk, nameWindows, releaseChanges, windowEntry } from "./changes-answer.ts";
+import { cacheableAnswerInTurns } from "../caching/answer-in-turns.ts";
 import { atom, ATOM_TYPE, jsonFeed, JSON_FEED_TYPE, nameFeed, releasesFeed } from "./feeds.ts";
 import { releaseParam, servedRelease } from "./release-param.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
@@ -52,8 +53,15 @@ function range(request: RouteRequest): { start: number; end: number } {
   return { start: Math.max(start, MIN_SECONDS), end: Math.min(end, MAX_SECONDS) };
 }
 
+/**
+ * Walking one name through two releases costs about 50-120 us (6-15 time objects): a pair
+ * not yet worked out is charged up front a token per NAMES_PER_TOKEN names it walks (its
+ * answer made in turns: the charge must land before the same client's next request does).
+ */
+const NAMES_PER_TOKEN = 1;
+
 /** `/tzdb/{release}/changes` */
-export function releaseChangesRoute(request: RouteRequest): Response {
+export function releaseChangesRoute(request: RouteRequest): Response | Promise<Response> {
   const { history } = request.data;
   const release = servedRelease(history, safeDecode(request.params[0]!) ?? "", "release");
   const since = releaseParam(request, "since") ?? history.previous(release);
@@ -63,9 +71,13 @@ export function releaseChangesRoute(request: RouteRequest): Response {
   const now = request.clock().seconds;
   // Names whose windows reach past now come first: the key names the day.
   const key = `tzdb-changes|${request.profile}|${release}|${since}|${Math.floor(now / DAY)}`;
-  return cacheableAnswer(request, key, 3600, () => {
+  const memo = request.data.memos.releaseChanges;
+  if (since !== null && knownChanges(memo, since, release) === undefined) {
+    request.cost = Math.max(request.cost, Math.ceil(namesToWalk(history, since, release).length / NAMES_PER_TOKEN));
+  }
+  return cacheableAnswerInTurns(request, key, 3600, async () => {
     const meta = history.meta(release)!;
-    const changes = since === null ? { added: [], removed: [], changed: [] } : releaseChanges(history, since, release, DEFAULT_START, DEFAULT_END, request.data.memos.releaseChanges);
+    const changes = since === null ? { added: [], removed: [], changed: [] } : await releaseChanges(history, since, release, DEFAULT_START, DEFAULT_END, memo);
     const entries = changes.changed.map((c) => ({
       timezone: c.name,
       future: c.windows.some((w) => w.end > now),
@@ -112,11 +124,14 @@ export function nameChanges(request: RouteRequest): Response {
 
 const builtAt = (request: RouteRequest) => Math.floor(Date.parse(request.data.zones.builtAt) / 1000) || 0;
 
-export const tzdbFeedAtom = (request: RouteRequest) => cacheableAnswer(request, "tzdb-feed|atom", 3600,
-  () => atom(releasesFeed(request.data.history, builtAt(request), request.data.memos.releaseChanges)), ATOM_TYPE, ALWAYS);
+// The releases feed walks every consecutive pair (300-470 ms on a fresh worker): in turns,
+// once per worker for every reader (the pairs are kept in release_changes, the feed in the
+// answer cache), so its price is its body's, as for any kept answer.
+export const tzdbFeedAtom = (request: RouteRequest) => cacheableAnswerInTurns(request, "tzdb-feed|atom", 3600,
+  async () => atom(await releasesFeed(request.data.history, builtAt(request), request.data.memos.releaseChanges)), ATOM_TYPE, ALWAYS);
 
-export const tzdbFeedJson = (request: RouteRequest) => cacheableAnswer(request, "tzdb-feed|json", 3600,
-  () => jsonFeed(releasesFeed(request.data.history, builtAt(request), request.data.memos.releaseChanges)), JSON_FEED_TYPE, ALWAYS);
+export const tzdbFeedJson = (request: RouteRequest) => cacheableAnswerInTurns(request, "tzdb-feed|json", 3600,
+  async () => jsonFeed(await releasesFeed(request.data.history, builtAt(request), request.data.memos.releaseChanges)), JSON_FEED_TYPE, ALWAYS);
 
 /** The name as the newest release that has it spells it; 404 when no release served has it. */
 function anyReleaseName(history: TzdbHistory, raw: string): string {
@@ -127,12 +142,12 @@ function anyReleaseName(history: TzdbHistory, raw: string): string {
   throw notFound("unknown_location", "unknown location in every tzdb release served");
 }
 
-export function nameFeedAtom(request: RouteRequest): Response {
+export function nameFeedAtom(request: RouteRequest): Response | Promise<Response> {
   const name = anyReleaseName(request.data.history, nameParam(request.params[0]!));
-  return cacheableAnswer(request, `tzdb-name-feed|atom|${name}`, 3600, () => atom(nameFeed(request.data.history, name, builtAt(request))), ATOM_TYPE, ALWAYS);
+  return cacheableAnswerInTurns(request, `tzdb-name-feed|atom|${name}`, 3600, async () => atom(await nameFeed(request.data.history, name, builtAt(request))), ATOM_TYPE, ALWAYS);
 }
 
-export function nameFeedJson(request: RouteRequest): Response {
+export function nameFeedJson(request: RouteRequest): Response | Promise<Response> {
   const name = anyReleaseName(request.data.history, nameParam(request.params[0]!));
-  return cacheableAnswer(request, `tzdb-name-feed|json|${name}`, 3600, () => jsonFeed(nameFeed(request.data.history, name, builtAt(request))), JSON_FEED_TYPE, ALWAYS);
+  return cacheableAnswerInTurns(request, `tzdb-name-feed|json|${name}`, 3600, async () => jsonFeed(await nameFeed(request.data.history, name, builtAt(request))), JSON_FEED_TYPE, ALWAYS);
 }

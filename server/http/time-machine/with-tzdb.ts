@@ -71,22 +71,33 @@ export function withTzdb(handle: RouteHandler): RouteHandler {
     if (request.query.indexOf("tzdb=") < 0) return handle(request, state);
     const asked = releaseQuery(request);
     if (asked === undefined) return handle(request, state);
-    // The request itself answers from the release's data for the length of this synchronous
-    // call (every GET handler is), then goes back: no copy of the request per answer. Its
-    // URL still names the release, so what is remembered by URL stays the release's.
+    // The request itself answers from the release's data for the length of the handler's
+    // call, then goes back: no copy of the request per answer. An answer made in turns keeps
+    // it until made (its request is its own: contract.ts, RouteRow.inTurns). Its URL still
+    // names the release, so what is remembered by URL stays the release's.
     const { data, query } = request;
-    request.data = asked.data;
-    request.query = asked.query;
-    try {
-      return handle(request, state);
-    } catch (error) {
-      if (error instanceof HttpError && error.code === "unknown_location") {
-        throw notFound("unknown_location", `unknown location in tzdb ${asked.data.zones.tzdbVersion}`);
-      }
-      throw error;
-    } finally {
+    const restore = () => {
       request.data = data;
       request.query = query;
+    };
+    const refused = (error: unknown) => error instanceof HttpError && error.code === "unknown_location"
+      ? notFound("unknown_location", `unknown location in tzdb ${asked.data.zones.tzdbVersion}`) : error;
+    request.data = asked.data;
+    request.query = asked.query;
+    let answer: Response | Promise<Response>;
+    try {
+      answer = handle(request, state);
+    } catch (error) {
+      restore();
+      throw refused(error);
     }
+    if (!(answer instanceof Promise)) {
+      restore();
+      return answer;
+    }
+    return answer.then((made) => (restore(), made), (error) => {
+      restore();
+      throw refused(error);
+    });
   };
 }
