@@ -50,6 +50,7 @@ const ROWS: Row[] = [
   { label: "timeapi.io ConvertTimeZone (POST)", count: 2000, request: (n) => ({ path: "/api/Conversion/ConvertTimeZone", body: JSON.stringify({ fromTimeZone: "Europe/Amsterdam", dateTime: `${1 + (n % 9998)}`.padStart(4, "0") + "-03-28 02:30:00", toTimeZone: "America/Los_Angeles", dstAmbiguity: "" }) }) },
   { label: "Google timezone", count: 2000, request: (n) => ({ path: `/maps/api/timezone/json?location=38.908133,-77.047119&timestamp=${1458000000 + n}` }) },
   // The time machine (issue 33): releases from GET /tzdb, newest first.
+  { label: "/tzdb/{release}/changes each release's own", count: 100, request: (n) => ({ path: `/tzdb/${releases[n % (releases.length - 1)]}/changes` }) },
   { label: "/tzdb/{release}/changes?since= a far pair each", count: 40, request: (n) => ({ path: `/tzdb/${releases[n % 20]}/changes?since=${releases[releases.length - 1 - Math.floor(n / 20)]}` }) },
   { label: "/timezone/{name}/changes oldest..newest", count: 400, request: (n) => ({ path: `/timezone/America/New_York/changes?from=${releases.at(-1)}&to=${releases[0]}&end=${2100 + (n % 7000)}-01-01T00:00:00Z` }) },
   { label: "/device?tzdb= random instant 1900-2000", count: 120, request: (n) => ({ path: `/device?tzdb=${releases[1 + (n % (releases.length - 1))]}&at=${twentiethCentury(n)}` }) },
@@ -92,8 +93,11 @@ export async function benchAnswerPrices(dataDir: string): Promise<void> {
     console.log("answer prices: server CPU per request in time objects (a new build each request where answers are cached per query), and the tokens charged");
     releases = ((await (await fetch(`${service.url}/tzdb`)).json()) as { releases: { release: string }[] }).releases.map((r) => r.release);
     const results: [Row, Measured][] = [];
-    for (const row of ROWS) {
-      await measure(service.url, service.child.pid, { ...row, count: Math.min(row.count, 20) }); // warm
+    // PRICES_ONLY=text: the unit and the rows whose label holds it.
+    const only = process.env.PRICES_ONLY;
+    for (const row of ROWS.filter((r, i) => i === 0 || only === undefined || r.label.includes(only))) {
+      // Warmed on other queries of the same shape than those measured (each built once at most).
+      await measure(service.url, service.child.pid, { ...row, count: Math.min(row.count, 20), request: (n) => row.request(row.count + n) });
       results.push([row, await measure(service.url, service.child.pid, row)]);
     }
     const unit = results[0]![1].cpuMicros;
