@@ -18,6 +18,7 @@ import type { RouteRequest } from "../contract.ts";
 import { instantParam } from "../params/at-param.ts";
 import { DEFAULT_END, DEFAULT_START, knownChanges, MAX_WINDOWS, namesToWalk, nameWindows, releaseChanges, windowEntry } from "./changes-answer.ts";
 import { cacheableAnswerInTurns } from "../caching/answer-in-turns.ts";
+import { inTurns } from "../../core/in-turns.ts";
 import { atom, ATOM_TYPE, jsonFeed, JSON_FEED_TYPE, nameFeed, releasesFeed } from "./feeds.ts";
 import { releaseParam, servedRelease } from "./release-param.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
@@ -76,20 +77,23 @@ export function releaseChangesRoute(request: RouteRequest): Response | Promise<R
   if (since !== null && knownChanges(memo, since, release) === undefined) {
     request.cost = Math.max(request.cost, PAIR_TOKENS + namesToWalk(history, since, release).length);
   }
+  const { profile } = request;
   return cacheableAnswerInTurns(request, key, 3600, async () => {
     const meta = history.meta(release)!;
     const changes = since === null ? { added: [], removed: [], changed: [] } : await releaseChanges(history, since, release, DEFAULT_START, DEFAULT_END, memo);
-    const entries = changes.changed.map((c) => ({
-      timezone: c.name,
-      future: c.windows.some((w) => w.end > now),
-      windows: c.windows.slice(0, MAX_WINDOWS).map((w) => windowEntry(w, request.profile)),
-    }));
-    entries.sort((a, b) => (a.future === b.future ? (a.timezone < b.timezone ? -1 : 1) : a.future ? -1 : 1));
-    return JSON.stringify({
+    const order = changes.changed.map((c) => ({ change: c, future: c.windows.some((w) => w.end > now) }));
+    order.sort((a, b) => (a.future === b.future ? (a.change.name < b.change.name ? -1 : 1) : a.future ? -1 : 1));
+    // A far pair's answer is megabytes of windows: each name's entry written in turns too.
+    const entries: string[] = [];
+    await inTurns(order, ({ change, future }) => entries.push(JSON.stringify({
+      timezone: change.name, future, windows: change.windows.slice(0, MAX_WINDOWS).map((w) => windowEntry(w, profile)),
+    })));
+    const head = JSON.stringify({
       release, since, date: meta.date, summary: meta.summary,
-      range: { start: formatUtc(DEFAULT_START, request.profile), end: formatUtc(DEFAULT_END, request.profile) },
-      added: changes.added, removed: changes.removed, changed: entries, news: meta.news,
+      range: { start: formatUtc(DEFAULT_START, profile), end: formatUtc(DEFAULT_END, profile) },
+      added: changes.added, removed: changes.removed,
     });
+    return `${head.slice(0, -1)},"changed":[${entries.join(",")}],${JSON.stringify({ news: meta.news }).slice(1)}`;
   });
 }
 

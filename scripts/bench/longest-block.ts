@@ -1,0 +1,71 @@
+// `bun scripts/bench/longest-block.ts` (part of `bun run bench`): the longest a worker is
+// held by one request, for every route's costliest query (costliest-queries.ts), in process.
+// Issue 30: "no single build may block a worker for more than a few milliseconds" (5 ms).
+//
+// Each request goes through the fetch handler as the server calls it. An answer made at once
+// holds the worker for the handler's call; one made in turns (RouteRow.inTurns) for its
+// longest turn, seen as the longest gap between the ticks of a timer chain that runs while
+// the answer is being made (a gap also holds the timer's own wait, about 1 ms: an upper bound).
+// The releases feed, once per worker, is measured first, on the fresh worker.
+
+import { join } from "node:path";
+import { loadData } from "../../server/process/load-data.ts";
+import { createAppState } from "../../server/http/pipeline/app-state.ts";
+import { createFetchHandler } from "../../server/http/pipeline/handler.ts";
+import { readConfig } from "../../server/process/config.ts";
+import { realtimeClock } from "../../server/core/clock.ts";
+import { costliestQueries, type Row } from "./costliest-queries.ts";
+
+const LIMIT_MS = 5;
+
+/** The longest the worker was held while `answer` was being made (ms): the call itself, or the longest gap between timer ticks. */
+async function heldFor(call: () => Response | Promise<Response>): Promise<number> {
+  const start = performance.now();
+  const answer = call();
+  const called = performance.now() - start;
+  if (!(answer instanceof Promise)) {
+    await answer.arrayBuffer();
+    return called;
+  }
+  let longest = called;
+  let done = false;
+  let last = performance.now();
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (!done) setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  const made = await answer;
+  done = true;
+  longest = Math.max(longest, performance.now() - last);
+  await made.arrayBuffer();
+  return longest;
+}
+
+export async function benchLongestBlock(dataDir: string): Promise<void> {
+  const data = await loadData(dataDir);
+  const config = readConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, WORKERS: "1", RATE_LIMIT: "off", SITE_DIR: join(dataDir, "no-site") });
+  const handler = createFetchHandler(createAppState(data, realtimeClock, config));
+  const ask = (path: string, body?: string) => () => handler(new Request(`http://bench${path}`, body === undefined ? {} : { method: "POST", body, headers: { "Content-Type": "application/json" } }), null);
+  const releases = data.history.releases.map((r) => r.release);
+  console.log(`longest block: the longest one request holds the worker, in process, per route's costliest query (limit ${LIMIT_MS} ms)`);
+  console.log(`  ${"query".padEnd(46)} ${"median ms".padStart(9)} ${"max ms".padStart(7)}`);
+  const report = (label: string, held: number[]) => {
+    held.sort((a, b) => a - b);
+    const max = held[held.length - 1]!;
+    console.log(`  ${label.padEnd(46)} ${held[held.length >> 1]!.toFixed(2).padStart(9)} ${max.toFixed(2).padStart(7)}${max > LIMIT_MS ? "  OVER" : ""}`);
+  };
+  report("/tzdb/feed.atom on a fresh worker", [await heldFor(ask("/tzdb/feed.atom"))]);
+  for (const row of costliestQueries(releases)) {
+    const count = Math.min(row.count, 200);
+    // Warmed (compiled) on other queries of the same shape than those measured.
+    for (let n = 0; n < 20; n++) await heldFor(ask(row.request(count + n).path, row.request(count + n).body));
+    const held: number[] = [];
+    for (let n = 0; n < count; n++) held.push(await heldFor(ask(row.request(n).path, row.request(n).body)));
+    report(row.label, held);
+  }
+}
+
+if (import.meta.main) await benchLongestBlock(process.env.DATA_DIR || join(import.meta.dir, "..", "..", "generated"));
