@@ -6,7 +6,8 @@
 // holds the worker for the handler's call; one made in turns (RouteRow.inTurns) for its
 // longest turn, seen as the longest gap between the ticks of a timer chain that runs while
 // the answer is being made (a gap also holds the timer's own wait, about 1 ms: an upper bound).
-// The releases feed, once per worker, is measured first, on the fresh worker.
+// The releases feed, once per worker, is measured first, on the fresh worker. The p99 is
+// the row's figure: a maximum is as often a collection of the whole heap as the request.
 
 import { join } from "node:path";
 import { loadData } from "../../server/process/load-data.ts";
@@ -51,11 +52,12 @@ export async function benchLongestBlock(dataDir: string): Promise<void> {
   const ask = (path: string, body?: string) => () => handler(new Request(`http://bench${path}`, body === undefined ? {} : { method: "POST", body, headers: { "Content-Type": "application/json" } }), null);
   const releases = data.history.releases.map((r) => r.release);
   console.log(`longest block: the longest one request holds the worker, in process, per route's costliest query (limit ${LIMIT_MS} ms)`);
-  console.log(`  ${"query".padEnd(46)} ${"median ms".padStart(9)} ${"max ms".padStart(7)}`);
+  console.log(`  ${"query".padEnd(46)} ${"median ms".padStart(9)} ${"p99 ms".padStart(7)} ${"max ms".padStart(7)}`);
   const report = (label: string, held: number[]) => {
     held.sort((a, b) => a - b);
     const max = held[held.length - 1]!;
-    console.log(`  ${label.padEnd(46)} ${held[held.length >> 1]!.toFixed(2).padStart(9)} ${max.toFixed(2).padStart(7)}${max > LIMIT_MS ? "  OVER" : ""}`);
+    const p99 = held[Math.floor((held.length - 1) * 0.99)]!;
+    console.log(`  ${label.padEnd(46)} ${held[held.length >> 1]!.toFixed(2).padStart(9)} ${p99.toFixed(2).padStart(7)} ${max.toFixed(2).padStart(7)}${p99 > LIMIT_MS ? "  OVER" : ""}`);
   };
   report("/tzdb/feed.atom on a fresh worker", [await heldFor(ask("/tzdb/feed.atom"))]);
   for (const row of costliestQueries(releases)) {
