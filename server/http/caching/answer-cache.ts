@@ -26,7 +26,7 @@ export class AnswerCache {
   /** The most recently used key: a repeated query skips the move to the end. */
   private newest: string | null = null;
   /** Bodies being built in turns (answer-in-turns.ts), by key: one build per key at a time. */
-  readonly building = new Map<string, Promise<string>>();
+  readonly building = new Map<string, Promise<string | Blob>>();
 
   /** `etagPrefix`: the data version (tzdb release and build fingerprint). */
   constructor(readonly capacityBytes: number, private readonly etagPrefix: string) {}
@@ -52,9 +52,10 @@ export class AnswerCache {
     return this.entries.has(key);
   }
 
-  /** Keeps an answer if it fits the budget, dropping the least recently used ones to make room. */
-  put(key: string, etag: string, encoded: Uint8Array): CachedAnswer {
-    const entry: CachedAnswer = { body: new Blob([encoded]), etag, bytes: encoded.byteLength + key.length * 2 + ENTRY_OVERHEAD, headers: null, cacheControl: null };
+  /** Keeps an answer (its UTF-8 bytes, or a Blob made of its parts) if it fits the budget, dropping the least recently used ones to make room. */
+  put(key: string, etag: string, made: Uint8Array | Blob): CachedAnswer {
+    const body = made instanceof Blob ? made : new Blob([made]);
+    const entry: CachedAnswer = { body, etag, bytes: body.size + key.length * 2 + ENTRY_OVERHEAD, headers: null, cacheControl: null };
     // An answer bigger than a quarter of the budget would flush the rest for one query: answered, not kept.
     if (entry.bytes > this.capacityBytes / 4) return entry;
     const old = this.entries.get(key);

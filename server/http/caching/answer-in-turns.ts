@@ -11,7 +11,8 @@ const alreadyKept = (): string => {
   throw new Error("a kept or revalidated answer is never built");
 };
 
-export function cacheableAnswerInTurns(request: RouteRequest, key: string, maxAge: number, build: () => Promise<string>, type?: string, holds?: Holds): Response | Promise<Response> {
+/** `build`: the body as text, or as a Blob of its parts (a body of megabytes, encoded part by part in turns). */
+export function cacheableAnswerInTurns(request: RouteRequest, key: string, maxAge: number, build: () => Promise<string | Blob>, type?: string, holds?: Holds): Response | Promise<Response> {
   const { answers, responses } = request.data;
   const ifNoneMatch = request.ifNoneMatch();
   if (answers.has(key) || (ifNoneMatch !== null && responses.etagMatches(ifNoneMatch, answers.etagOf(key)))) {

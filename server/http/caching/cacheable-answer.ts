@@ -16,13 +16,14 @@ import type { CachedAnswer } from "./answer-cache.ts";
 import type { RouteHandler, RouteRequest } from "../contract.ts";
 
 const encoder = new TextEncoder();
+const encoded = (made: string | Blob) => (typeof made === "string" ? encoder.encode(made) : made);
 
 /** How long the request's URL names this answer's key: at any time (the query names it all), or in this unix second only. */
 export type Holds = { always: true } | { always: false; second: number };
 export const ALWAYS: Holds = Object.freeze({ always: true });
 
 /** `type`: a content type other than the format's (/device.csv). */
-export function cacheableAnswer(request: RouteRequest, key: string, maxAge: number, build: () => string, type?: string, holds?: Holds): Response {
+export function cacheableAnswer(request: RouteRequest, key: string, maxAge: number, build: () => string | Blob, type?: string, holds?: Holds): Response {
   const { answers } = request.data;
   const cached = answers.get(key);
   // A kept answer carries its ETag: no hash of the key for a repeated query.
@@ -54,7 +55,7 @@ function knownAnswer(request: RouteRequest): Response | null {
 }
 
 /** 304 when If-None-Match holds `etag`, else the entry's body (built and kept when absent); the request's cost set either way. */
-function answerOf(request: RouteRequest, etag: string, maxAge: number, type: string | undefined, entry: CachedAnswer | undefined, key: string, build: (() => string) | null): Response {
+function answerOf(request: RouteRequest, etag: string, maxAge: number, type: string | undefined, entry: CachedAnswer | undefined, key: string, build: (() => string | Blob) | null): Response {
   const { responses } = request.data;
   const ifNoneMatch = request.ifNoneMatch();
   // Who may keep it is the route's to say (its row's policy), how long the handler's.
@@ -63,7 +64,7 @@ function answerOf(request: RouteRequest, etag: string, maxAge: number, type: str
     request.cost = 1;
     return responses.notModified(etag, request.format, cacheControl, type);
   }
-  const answer = entry ?? request.data.answers.put(key, etag, encoder.encode(build!()));
+  const answer = entry ?? request.data.answers.put(key, etag, encoded(build!()));
   request.cost = costOfBody(answer.body.size);
   // `type` is part of what the key names, so one entry always has the same.
   return responses.cachedAnswer(answer, request.format, request.head, cacheControl, type);
