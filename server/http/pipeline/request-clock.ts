@@ -4,7 +4,8 @@
 // cached list, a page) is dated by a reading taken as it is made.
 //
 // One per AppState: the handlers are synchronous, so the request being answered owns it
-// from `begin` until its answer leaves (a POST's answer, made later, reads it afresh).
+// from `begin` until its answer leaves (a POST's answer, or one made in turns, is made
+// later: it reads the clock afresh as it leaves).
 
 import type { Clock, Instant } from "../../core/clock.ts";
 
