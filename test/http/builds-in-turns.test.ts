@@ -72,6 +72,18 @@ describe("answering later changes nothing else", () => {
     expect(revalidated.status).toBe(304);
   }, 60_000);
 
+  test("an answer made in turns is dated the second it leaves, not the second another request read the clock", async () => {
+    for (const path of ["/tzdb/2026f/changes?since=2002b", "/device?at=0030-06-01T00:00:00Z"]) {
+      const sent = Math.floor(Date.now() / 1000);
+      const r = await fetch(`${server.url}${path}`);
+      await r.arrayBuffer();
+      const received = Math.floor(Date.now() / 1000);
+      const dated = Date.parse(r.headers.get("date")!) / 1000;
+      expect(dated).toBeGreaterThanOrEqual(sent);
+      expect(dated).toBeLessThanOrEqual(received);
+    }
+  }, 60_000);
+
   test("a refusal found after the first turn is still the route's 4xx, and ?tzdb= lists answer from their release", async () => {
     const bad = await fetch(`${server.url}/tzdb/2019c/changes?since=2026f`);
     expect(bad.status).toBe(400);
