@@ -2,10 +2,12 @@
 // `inTurns`: kept, revalidated and charged like every cacheable answer (cacheable-answer.ts),
 // and built once at a time per key: a request that finds its key's build under way waits for
 // that one (the releases feed is 300-470 ms of work on a fresh worker; a hundred readers
-// polling at once must not make it a hundred builds, nor hold a hundred copies).
+// polling at once must not make it a hundred builds, nor hold a hundred copies); and at
+// most a few builds are under way at once (core/in-turns.ts, whenFewBuilding).
 
 import { cacheableAnswer, type Holds } from "./cacheable-answer.ts";
 import type { RouteRequest } from "../contract.ts";
+import { whenFewBuilding } from "../../core/in-turns.ts";
 
 const alreadyKept = (): string => {
   throw new Error("a kept or revalidated answer is never built");
@@ -20,7 +22,7 @@ export function cacheableAnswerInTurns(request: RouteRequest, key: string, maxAg
   }
   let underWay = answers.building.get(key);
   if (underWay === undefined) {
-    underWay = build().finally(() => answers.building.delete(key));
+    underWay = whenFewBuilding(build).finally(() => answers.building.delete(key));
     answers.building.set(key, underWay);
   }
   return underWay.then((body) => cacheableAnswer(request, key, maxAge, () => body, type, holds));
