@@ -47,7 +47,7 @@ export class Memo<V> {
    * `previous`: the store this one replaces (a reload of the data): its counts go on, and
    * what it held counts as evicted, so that /metrics' counters never go down.
    */
-  constructor(readonly name: string, private readonly bounds: MemoBounds, private readonly bytesOf: (value: V) => number = () => 0, previous?: Memo<V>) {
+  constructor(readonly name: string, readonly bounds: MemoBounds, private readonly bytesOf: (value: V) => number = () => 0, previous?: Memo<V>) {
     if (previous !== undefined) {
       this.hits = previous.hits;
       this.misses = previous.misses;

@@ -4,7 +4,7 @@
 // not buy 3% on its route is not here.
 
 import type { ResolvedName } from "../../tz/zone-table.ts";
-import { Memo } from "./memo.ts";
+import { Memo, type MemoBounds } from "./memo.ts";
 import { releaseChangesBytes, type ReleaseChanges } from "../time-machine/changes-answer.ts";
 
 /** Which cached answer a URL was given (cacheable-answer.ts). */
@@ -66,22 +66,29 @@ export interface Memos {
 }
 
 export const MB = 1024 * 1024;
+/** What an older release's data gets of each memo store's bounds. */
+export const RELEASE_MEMO_SHARE = 1 / 16;
 /** No key of ours is a client's 8 KB of text: a longer URL is answered each time. */
 export const URL_KEY = 256;
 /** An IPv6 address with an IPv4 tail is at most 45 characters; a point with 20 decimals each, about 50. */
 const PARAM_KEY = 64;
 
-/** `previous`: the memos of the data this load replaces, whose counts go on. */
-export function createMemos(previous?: Memos): Memos {
+/**
+ * `previous`: the memos of the data this load replaces, whose counts go on. `share`: the part
+ * of each store's bounds they get. An older release's data (`?tzdb=`, api-data.ts) has memos
+ * of its own, and there are 171 releases: each gets RELEASE_MEMO_SHARE.
+ */
+export function createMemos(previous?: Memos, share = 1): Memos {
+  const bounds = (b: MemoBounds): MemoBounds => share === 1 ? b : { ...b, maxEntries: Math.max(16, Math.floor(b.maxEntries * share)), maxBytes: Math.floor(b.maxBytes * share) };
   return {
-    answerKeys: new Memo("answer_keys", { maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB }, (v) => 2 * v.key.length, previous?.answerKeys),
-    addresses: new Memo("addresses", { maxEntries: 4096, maxKeyLength: PARAM_KEY, maxBytes: 1 * MB }, (v) => 2 * v.shown.length, previous?.addresses),
-    points: new Memo("points", { maxEntries: 4096, maxKeyLength: PARAM_KEY, maxBytes: 1 * MB }, (v) => 16 * v.others.length, previous?.points),
-    timeapiZones: new Memo("timeapi_zones", { maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB }, undefined, previous?.timeapiZones),
-    clockLists: new Memo("clock_lists", { maxEntries: 1024, maxKeyLength: URL_KEY, maxBytes: 2 * MB }, (v) => 8 * v.length, previous?.clockLists),
-    dialectAnswers: new Memo("dialect_answers", { maxEntries: 16_384, maxKeyLength: URL_KEY, maxBytes: 2 * MB }, (v) => v.body.size + 2 * (v.acceptLanguage?.length ?? 0) + 360, previous?.dialectAnswers),
-    timezoneNames: new Memo("timezone_names", { maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 1 * MB }, (v) => v.bytes.length, previous?.timezoneNames),
+    answerKeys: new Memo("answer_keys", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => 2 * v.key.length, previous?.answerKeys),
+    addresses: new Memo("addresses", bounds({ maxEntries: 4096, maxKeyLength: PARAM_KEY, maxBytes: 1 * MB }), (v) => 2 * v.shown.length, previous?.addresses),
+    points: new Memo("points", bounds({ maxEntries: 4096, maxKeyLength: PARAM_KEY, maxBytes: 1 * MB }), (v) => 16 * v.others.length, previous?.points),
+    timeapiZones: new Memo("timeapi_zones", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), undefined, previous?.timeapiZones),
+    clockLists: new Memo("clock_lists", bounds({ maxEntries: 1024, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => 8 * v.length, previous?.clockLists),
+    dialectAnswers: new Memo("dialect_answers", bounds({ maxEntries: 16_384, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => v.body.size + 2 * (v.acceptLanguage?.length ?? 0) + 360, previous?.dialectAnswers),
+    timezoneNames: new Memo("timezone_names", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 1 * MB }), (v) => v.bytes.length, previous?.timezoneNames),
     // Room for every consecutive pair (the feeds and release pages: 9.9 MB for 171 releases) and a few far ones (up to 2.4 MB each).
-    releaseChanges: new Memo("release_changes", { maxEntries: 1024, maxKeyLength: PARAM_KEY, maxBytes: 16 * MB }, releaseChangesBytes, previous?.releaseChanges),
+    releaseChanges: new Memo("release_changes", bounds({ maxEntries: 1024, maxKeyLength: PARAM_KEY, maxBytes: 16 * MB }), releaseChangesBytes, previous?.releaseChanges),
   };
 }

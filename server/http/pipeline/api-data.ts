@@ -12,7 +12,7 @@ import type { NamesTable } from "../../names/names-table.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
 import { ZoneNamer } from "../../names/zone-namer.ts";
 import { AnswerCache } from "../caching/answer-cache.ts";
-import { createMemos, MB, URL_KEY, type Memos } from "../caching/memos.ts";
+import { createMemos, MB, RELEASE_MEMO_SHARE, URL_KEY, type Memos } from "../caching/memos.ts";
 import { Memo } from "../caching/memo.ts";
 import { Responses } from "./responses.ts";
 import type { RequestClock } from "./request-clock.ts";
@@ -53,8 +53,10 @@ export interface ApiData extends Tables {
 
 /** An older release's answer cache (`?tzdb=`): small, as there may be one per release served. */
 const RELEASE_ANSWER_CACHE_BYTES = 256 * 1024;
-/** Room for every release served (88 today) and more to come; a key is a validated release name. */
-const RELEASE_DATA_BOUNDS = { maxEntries: 256, maxKeyLength: 16, maxBytes: 256 * RELEASE_ANSWER_CACHE_BYTES };
+/** What an older release's data may hold: its answer cache and its share of the memo stores' bounds (27 MB in all). */
+const RELEASE_DATA_BYTES = RELEASE_ANSWER_CACHE_BYTES + Math.ceil(27 * MB * RELEASE_MEMO_SHARE);
+/** 32 releases' data at once per worker (a key is a validated release name): the rest made again when asked. */
+const RELEASE_DATA_BOUNDS = { maxEntries: 256, maxKeyLength: 16, maxBytes: 32 * RELEASE_DATA_BYTES };
 const RELEASE_QUERY_BOUNDS = { maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB };
 
 /** ANSWER_CACHE_BYTES's default: per worker process. */
@@ -68,7 +70,8 @@ const HSTS = "max-age=31536000; includeSubDomains";
 /** The tables made ready to answer from: headers carrying their version, the list ETag, the renderer's templates. */
 /** `previous`: the data this load replaces (a reload), whose memo counts go on. */
 /** `clock`: the request clock whose reading dates every answer (request-clock.ts). */
-export function apiData(tables: Tables, tls: boolean, clock: RequestClock, answerCacheBytes = DEFAULT_ANSWER_CACHE_BYTES, previous?: ApiData): ApiData {
+/** `memoShare`: the part of each memo store's bounds this data gets (an older release's: RELEASE_MEMO_SHARE). */
+export function apiData(tables: Tables, tls: boolean, clock: RequestClock, answerCacheBytes = DEFAULT_ANSWER_CACHE_BYTES, previous?: ApiData, memoShare = 1): ApiData {
   // The data version: the release, and what the build wrote (the manifest's checksums and build
   // time; without a manifest, the names), so that an ETag changes whenever an answer may.
   const built = tables.manifest === null ? tables.zones.names.join("\n") : JSON.stringify(tables.manifest);
@@ -80,10 +83,10 @@ export function apiData(tables: Tables, tls: boolean, clock: RequestClock, answe
     renderer: new TimeObjectRenderer(tables.zones),
     namer: new ZoneNamer(tables.zones, tables.names),
     answers: new AnswerCache(answerCacheBytes, `tz-${tables.zones.tzdbVersion}-${fingerprint}`),
-    memos: createMemos(previous?.memos),
-    withZones: (zones) => apiData({ ...tables, zones }, tls, clock, RELEASE_ANSWER_CACHE_BYTES),
-    // Counted by its answer cache's budget, the bulk of what a release's data holds.
-    releaseData: new Memo("tzdb_release_data", RELEASE_DATA_BOUNDS, () => RELEASE_ANSWER_CACHE_BYTES, previous?.releaseData),
+    memos: createMemos(previous?.memos, memoShare),
+    withZones: (zones) => apiData({ ...tables, zones }, tls, clock, RELEASE_ANSWER_CACHE_BYTES, undefined, RELEASE_MEMO_SHARE),
+    // Counted by the most its answer cache and memos may hold.
+    releaseData: new Memo("tzdb_release_data", RELEASE_DATA_BOUNDS, () => RELEASE_DATA_BYTES, previous?.releaseData),
     releaseQueries: new Memo("tzdb_release_queries", RELEASE_QUERY_BOUNDS, (v) => 2 * v.query.length, previous?.releaseQueries),
   };
 }
