@@ -18,6 +18,7 @@ import { compareReleases } from "./release-names.ts";
 import { readGaps, readStoredReleases, type StoredRelease } from "./release-store.ts";
 import { releaseFacts } from "./release-facts.ts";
 import { readTabBundle } from "./release-tabs.ts";
+import { releaseZoneTabs } from "./release-zone-tabs.ts";
 
 /** The older releases live beside data/tzdb; a tzdb folder without them serves its own release alone. */
 export function releasesDirOf(tzdbDir: string): string {
@@ -151,7 +152,8 @@ export async function buildHistory(tzdbDir: string, outDir: string, builtAt: str
   }));
   const gaps = gapsOf(releases.map((r) => r.release), readGaps(releasesDirOf(tzdbDir)).map((g) => g.release));
   const { facts, factMatrix } = releaseFacts(releases.map((r, i) => ({ tabs: r.tabs, targets: sources[i]!.targets })), nameList);
-  const bytes = encodeHistory({ meta: { releases: meta, gaps, names: nameList, facts }, zones, matrix, factMatrix });
+  const zoneTabs = releaseZoneTabs(releases.map((r) => r.tabs));
+  const bytes = encodeHistory({ meta: { releases: meta, gaps, names: nameList, facts, zoneTabs }, zones, matrix, factMatrix });
   writeAtomically(join(outDir, HISTORY_FILE), bytes);
   return {
     releases: releases.map((r) => r.release),
