@@ -9,6 +9,7 @@ import { REPO_TZDB_DIR } from "./history-table.ts";
 import { formatOffset } from "../../server/core/time-format.ts";
 import { requireTool, yearStart, zdumpHistories, type ClockState, type ZoneHistory } from "./zic-reference.ts";
 import { zdumpVerbose, type VerboseChange } from "./zdump-verbose.ts";
+import { mirrorFile } from "./third-party.ts";
 
 let stored: StoredRelease[] | null = null;
 
@@ -29,10 +30,24 @@ export function zicRelease(release: string): string {
   const dir = mkdtempSync(join(tmpdir(), `zonetime-zic-${release}-`));
   writeFileSync(join(dir, "tzdata.zi"), source.text);
   const out = join(dir, "zoneinfo");
-  const result = Bun.spawnSync([requireTool("zic"), "-d", out, join(dir, "tzdata.zi")], { stderr: "pipe" });
+  const result = Bun.spawnSync([requireTool("zic"), ...yearTypeScript(source, dir), "-d", out, join(dir, "tzdata.zi")], { stderr: "pipe" });
   if (result.exitCode !== 0) throw new Error(`zic ${release}: ${result.stderr.toString()}`);
   compiled.set(release, out);
   return out;
+}
+
+/**
+ * zic's `-y` for a release whose Rules have year types (92c-2000e): the release's own
+ * yearistype.sh, from IANA's repository at the release's commit (the machine's zic, glibc's
+ * copy, still runs it, with a warning). No option for the others.
+ */
+function yearTypeScript(source: StoredRelease, dir: string): string[] {
+  if (!/^R(?:ule)?\s+\S+\s+\S+\s+\S+\s+(?!-\s)\S+\s/m.test(source.text)) return [];
+  const commit = /\(([0-9a-f]{40})\)$/.exec(source.source)?.[1];
+  if (commit === undefined) throw new Error(`${source.release}: its Rules have year types but its source names no commit to take yearistype.sh from`);
+  const script = join(dir, "yearistype.sh");
+  writeFileSync(script, mirrorFile("eggert/tz", "yearistype.sh", commit), { mode: 0o755 });
+  return ["-y", script];
 }
 
 /** Removes a release's compiled tree (a few thousand files). */
