@@ -90,4 +90,12 @@ describe("/timezone?country=CC&tzdb=RELEASE: that release's zone.tab", () => {
     const named = await getJson(`/timezone?country=DE&tzdb=${stored[0]!.release}`);
     expect(named).toEqual(await getJson("/timezone?country=DE"));
   });
+
+  test("a release that had no zone.tab (those before 96k) has no country lists: a 404 naming it", async () => {
+    expect(repoFile(commitOf("96h"), "zone.tab")).toBeNull();
+    const refused = await getJson("/timezone?country=AU&tzdb=96h");
+    expect(refused.status).toBe(404);
+    expect(refused.body.error).toContain("tzdb 96h has no zone.tab");
+    expect((await getJson("/timezone?country=AU&tzdb=96k")).body).toEqual(countryLists(commitOf("96k")).get("AU")!);
+  });
 });
