@@ -24,6 +24,7 @@ import { parseTzSources } from "./tzdb/parse.ts";
 import { resolveTzSource } from "./tzdb/resolve.ts";
 import { horizonOf } from "./tzdb/compile.ts";
 import { compileZone } from "./tzdb/transitions.ts";
+import { repeatedRule } from "./tzdb/history/repeated-rules.ts";
 
 /**
  * Why our zic reader or compiler refuses a release's input, or null when it takes it. Old
@@ -31,7 +32,10 @@ import { compileZone } from "./tzdb/transitions.ts";
  */
 function refusal(release: string, text: string): string | null {
   try {
-    const source = resolveTzSource(parseTzSources([{ name: `${release}/tzdata.zi`, text }]));
+    const parsed = parseTzSources([{ name: `${release}/tzdata.zi`, text }]);
+    const repeated = repeatedRule(parsed);
+    if (repeated !== null) return repeated;
+    const source = resolveTzSource(parsed);
     const { horizonYear, firstYear } = horizonOf(source);
     for (const zone of source.zones) {
       const times = compileZone(zone, horizonYear, firstYear).transitions.map((t) => t.at);
@@ -139,10 +143,8 @@ async function main(): Promise<void> {
     const { text, form, tabs } = zicInputOfTag(mirror, tag, rev);
     const refused = refusal(tag, text);
     if (refused !== null) {
-      // 2009u's SAVE "-", 2008d's Sofia, and every release before 2000f (Rule year types,
-      // "even"/"odd", which zic dropped in 2020b): gaps, not workarounds.
-      const why = /year type/.test(refused) ? " (a Rule year type, read through the release's yearistype script: IANA's data used them until 2000f, zic refuses them since 2020b)" : "";
-      gapRows.push({ release: tag, reason: `its source is refused by our zic reader: ${refused}${why}` });
+      // 2009u's SAVE "-", 2008d's Sofia, 93g-96f's rules twice at one instant: gaps, not workarounds.
+      gapRows.push({ release: tag, reason: `its source is refused by our zic reader: ${refused}` });
       console.log(`${tag}: left out: ${refused}`);
       continue;
     }

@@ -3,6 +3,7 @@
 // and the compact forms of tzdata.zi (`R`, `O`, `lastSu`): every keyword, month and
 // weekday may be written as any unambiguous prefix, as zic.8 specifies.
 
+import { YEAR_TYPES, type YearType } from "./year-types.ts";
 import { longestMonth } from "../../server/core/calendar.ts";
 import { DayKind, TimeType, type DaySpec } from "../../server/tz/rule-firings.ts";
 import { TzParseError } from "./errors.ts";
@@ -26,6 +27,8 @@ export interface RuleLine {
   isdst: boolean;
   /** LETTER/S with `-` read as empty. */
   letters: string;
+  /** TYPE: the years of FROM-TO the rule applies in (year-types.ts); null for `-`, every year. */
+  yearType: YearType | null;
   pos: SourcePosition;
 }
 
@@ -226,12 +229,17 @@ function parseRule(fields: string[], pos: SourcePosition, fail: (reason: string)
   const toWord = matchKeyword(toText, ["minimum", "maximum", "only"]);
   const to = toWord === 0 ? -Infinity : toWord === 1 ? Infinity : toWord === 2 ? from : parseYear(toText, fail);
   if (from > to) fail(`starting year ${fromText} is after ending year ${toText}`);
-  if (type !== "-" && type !== "") fail(`year type "${type}" is obsolete; use "-" instead`);
+  const yearType = type === "-" || type === "" ? null : type;
+  if (yearType !== null && !YEAR_TYPES.includes(yearType)) {
+    fail(`year type "${type}" is not one we read (only ${YEAR_TYPES.join(" and ")}, the ones IANA's data used; "-" for every year)`);
+  }
+  // zic's own check: a type says which of several years, so one year cannot have one.
+  if (yearType !== null && from === to) fail("typed single year");
   const month = parseMonth(inText, fail);
   const daySpec = parseDaySpec(onText, month, fail);
   const { at, atType } = parseTimeOfDay(atText, fail);
   const { save, isdst } = parseSave(saveText, fail);
-  return { name, from, to, month, daySpec, at, atType, save, isdst, letters: letterText === "-" ? "" : letterText, pos };
+  return { name, from, to, month, daySpec, at, atType, save, isdst, letters: letterText === "-" ? "" : letterText, yearType: yearType as YearType | null, pos };
 }
 
 function parseUntil(fields: string[], fail: (reason: string) => never): Until {

@@ -8,7 +8,11 @@
 //   (in this line's rule set) decide the offset and abbreviation;
 // - a transition whose local time does not advance past the previous one replaces it.
 // Transitions are stored up to the end of `horizonYear`; after that the footer's rules
-// (the TO=max rules of the last line) are evaluated at run time.
+// (the TO=max rules of the last line) are evaluated at run time. A rule with a year type
+// (year-types.ts) fires only in the years of its type; where one runs to `max` in the last
+// line (South Australia's, 92c-94f), no footer can say "every other year": as zic then does,
+// the zone has no footer and no TZ string, and its transitions are stored through 9999,
+// the last year any answer names.
 
 import type { CompiledZone, Footer, LocalTimeType, Transition } from "../../server/formats/zone-model.ts";
 import { sameType } from "../../server/formats/zone-model.ts";
@@ -19,6 +23,15 @@ import type { ResolvedLine, ResolvedZone } from "./resolve.ts";
 import { formatAbbreviation } from "./abbreviation.ts";
 import { TzCompileError } from "./errors.ts";
 import { posixTzString } from "./posix-tz.ts";
+import { yearIsType } from "./year-types.ts";
+
+/** The last year an answer can name (RFC 3339's four digits): a typed rule to `max` is stored through it. */
+const LAST_ANSWERED_YEAR = 9999;
+
+/** Whether the zone's last line has a rule that runs to `max` in the years of a type only. */
+function typedForever(zone: ResolvedZone): boolean {
+  return zone.lines[zone.lines.length - 1]!.ruleLines.some((r) => r.to === Infinity && r.yearType !== null);
+}
 
 /** The local time an UNTIL names, in seconds since the epoch as if it were UT. */
 function untilLocalSeconds(until: Until): number {
@@ -48,6 +61,7 @@ export function compileZone(zone: ResolvedZone, horizonYear: number, firstYear: 
   // zic's nonTZlimtime: the latest transition the TZ string cannot reproduce (a line's
   // start without rules, or a firing of a rule that ends or of a line that ends).
   let nonPosixLimit = -Infinity;
+  const noFooter = typedForever(zone);
 
   zone.lines.forEach((line, index) => {
     let useStart = index > 0;
@@ -74,11 +88,11 @@ export function compileZone(zone: ResolvedZone, horizonYear: number, firstYear: 
       }
     } else {
       const untilLocal = useUntil ? untilLocalSeconds(line.until!) : 0;
-      const lastYear = useUntil ? line.until!.year : horizonYear;
+      const lastYear = useUntil ? line.until!.year : noFooter ? LAST_ANSWERED_YEAR : horizonYear;
       let from = Infinity;
       for (const r of line.ruleLines) from = Math.min(from, r.from);
       for (let year = Math.max(from, firstYear); year <= lastYear; year++) {
-        const active = line.ruleLines.filter((r) => r.from <= year && year <= r.to);
+        const active = line.ruleLines.filter((r) => r.from <= year && year <= r.to && yearIsType(year, r.yearType));
         if (active.length === 0) continue;
         for (const firing of firingsInYear(active, year, stdoff, save)) {
           const rule = firing.rule;
@@ -126,8 +140,8 @@ export function compileZone(zone: ResolvedZone, horizonYear: number, firstYear: 
   return {
     initial,
     transitions: optimize(added, firstType!),
-    footer: footerOf(zone),
-    posixTz: posixTzString(zone),
+    footer: noFooter ? null : footerOf(zone),
+    posixTz: noFooter ? null : posixTzString(zone),
     posixFrom: posixStart(added, nonPosixLimit),
   };
 }

@@ -15,14 +15,17 @@
 //                       row of meta.facts.rows it had in zone1970.tab/zone.tab, -1 none;
 //                       meta.facts.setOf names each release's set (releases whose tables
 //                       say the same for every name share one)
+//   (minor 2) meta.zoneTabs: each release's zone.tab rows (`/timezone?country=&tzdb=`)
 
 import { decodeZones, type ZoneTableData } from "./zones-format.ts";
 import { HEADER_BYTES, openTable, writeHeader, type TableKind } from "./table-header.ts";
 
 export const HISTORY_FILE = "tzdb-history.bin";
-const HISTORY_KIND: TableKind = { magic: "ZTHISTRY", major: 1, minor: 1, what: "tzdb history table" };
+const HISTORY_KIND: TableKind = { magic: "ZTHISTRY", major: 1, minor: 2, what: "tzdb history table" };
 /** The minor version from which the file carries each release's .tab facts. */
 const FACTS_MINOR = 1;
+/** The minor version from which meta carries each release's zone.tab rows. */
+const ZONE_TABS_MINOR = 2;
 export const ABSENT = -1;
 
 export interface ReleaseMeta {
@@ -52,6 +55,16 @@ export interface HistoryFacts {
   sets: number;
 }
 
+/** Each release's zone.tab, as country -> names: distinct rows, and which rows each table has. */
+export interface HistoryZoneTabs {
+  /** Distinct `CC\tname` rows, sorted. */
+  rows: string[];
+  /** Distinct tables: a hex bitmap over rows, row i at digit i >> 2, bit 8 >> (i & 3). */
+  tables: string[];
+  /** Per release: its table, -1 where it had no zone.tab. */
+  tableOf: number[];
+}
+
 export interface HistoryMeta {
   releases: ReleaseMeta[];
   /** Releases IANA published between the first and the last we serve, whose source we lack. */
@@ -59,10 +72,12 @@ export interface HistoryMeta {
   names: string[];
   /** Absent in a minor-0 file (no facts for old releases). */
   facts?: HistoryFacts;
+  /** Absent before minor 2. */
+  zoneTabs?: HistoryZoneTabs;
 }
 
 export interface HistoryInput {
-  meta: HistoryMeta & { facts: HistoryFacts };
+  meta: HistoryMeta & { facts: HistoryFacts; zoneTabs: HistoryZoneTabs };
   /** A zones.bin (encodeZones) whose zones are the versions the matrix points at. */
   zones: Uint8Array;
   matrix: Int32Array;
@@ -125,6 +140,8 @@ export function decodeHistory(buffer: ArrayBuffer, file: string): HistoryData {
     facts.setOf.some((s) => !(s >= 0 && s < facts.sets)) || facts.countryNamesOf.some((c) => !(c >= -1 && c < facts.countryNames.length))) {
     fail("its .tab facts do not match the header's counts");
   }
+  if (minor < ZONE_TABS_MINOR) delete meta.zoneTabs;
+  else if (!validZoneTabs(meta.zoneTabs, releaseCount)) fail("its zone.tab tables do not match the header's counts");
   const factCount = facts ? facts.sets * nameCount : 0;
   checkLength(factsAt + factCount * 4);
   const factMatrix = new Int32Array(buffer, factsAt, factCount);
@@ -132,4 +149,11 @@ export function decodeHistory(buffer: ArrayBuffer, file: string): HistoryData {
   // The embedded zones.bin is read as a file of its own (its offsets start at 0): one copy.
   const zones = decodeZones(buffer.slice(zonesAt, zonesAt + zonesBytes), `${file} (zones)`);
   return { meta, zones, matrix: new Int32Array(buffer, matrixAt, releaseCount * nameCount), factMatrix };
+}
+
+function validZoneTabs(z: HistoryZoneTabs | undefined, releaseCount: number): boolean {
+  if (!z || !Array.isArray(z.rows) || !Array.isArray(z.tables) || z.tableOf?.length !== releaseCount) return false;
+  const digits = Math.ceil(z.rows.length / 4);
+  return z.tables.every((t) => typeof t === "string" && t.length === digits && /^[0-9a-f]*$/.test(t)) &&
+    z.tableOf.every((t) => Number.isInteger(t) && t >= -1 && t < z.tables.length);
 }

@@ -8,6 +8,7 @@
 import { ABSENT, decodeHistory, type HistoryData, type ReleaseMeta } from "../formats/history-format.ts";
 import { NAME_RECORD_INTS, type ZoneTableData } from "../formats/zones-format.ts";
 import { ZoneTable } from "./zone-table.ts";
+import { zoneTabNames } from "./release-zone-tab.ts";
 
 export class TzdbHistory {
   /** Newest (the default) first. */
@@ -65,6 +66,21 @@ export class TzdbHistory {
     if (r === undefined || n < 0) return null;
     const entry = this.data.matrix[r * this.allNames.length + n]!;
     return entry === ABSENT ? null : entry >> 1;
+  }
+
+  /**
+   * zone.tab's names for an ISO 3166 code (upper case) as `release` had them, sorted;
+   * undefined for a code its iso3166.tab lacks, null where it had no such tables (or the
+   * file was built before they were kept).
+   */
+  countryZones(release: string, code: string): string[] | undefined | null {
+    const r = this.byRelease.get(release);
+    const { facts, zoneTabs } = this.data.meta;
+    const t = r === undefined || zoneTabs === undefined ? -1 : zoneTabs.tableOf[r]!;
+    const countries = t < 0 || facts === undefined || facts.countryNamesOf[r!]! < 0 ? undefined : facts.countryNames[facts.countryNamesOf[r!]!]!;
+    if (countries === undefined) return null;
+    if (!`\n${countries}`.includes(`\n${code}\t`)) return undefined;
+    return zoneTabNames(zoneTabs!, t, code);
   }
 
   /** The release's table; undefined for a release not served. */

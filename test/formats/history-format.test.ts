@@ -30,7 +30,7 @@ function reencoded(buffer: ArrayBuffer, change: (d: ReturnType<typeof decodeHist
   const zonesBytes = view.getUint32(20, true);
   const { factMatrix, sets } = change(data);
   return encodeHistory({
-    meta: { ...data.meta, facts: { ...data.meta.facts!, sets } },
+    meta: { ...data.meta, facts: { ...data.meta.facts!, sets }, zoneTabs: data.meta.zoneTabs! },
     zones: new Uint8Array(buffer, zonesAt, zonesBytes),
     matrix: data.matrix,
     factMatrix,

@@ -2,7 +2,7 @@
 // files said, read here straight from IANA's repository at the release's commit (not from
 // what data/tzdb-releases stores): zone1970.tab's row first (from 2014f on), then zone.tab's,
 // a Link without a row of its own telling its target's; country names from its iso3166.tab.
-// A sample of releases (the oldest served, the first with zone1970.tab, one between, the
+// A sample of releases (the oldest with .tab files, the first with zone1970.tab, one between, the
 // newest tag) and every name each had; the default release answers as before.
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -86,7 +86,9 @@ describe("?tzdb=RELEASE: countries and coordinates as that release's .tab files 
   const commitOf = (release: string) => /\(([0-9a-f]{40})\)$/.exec(stored.find((r) => r.release === release)!.source)![1]!;
   const older = stored.slice(1).map((r) => r.release); // newest first; [0] is the default
   const firstWith1970 = [...older].reverse().find((r) => repoFile(commitOf(r), "zone1970.tab") !== null)!;
-  const sample = [older.at(-1)!, older[Math.floor(older.length * 0.6)]!, firstWith1970, older[0]!];
+  // The oldest with .tab files (96k: the releases before had none, their names no countries).
+  const oldestWithTabs = [...older].reverse().find((r) => repoFile(commitOf(r), "zone.tab") !== null)!;
+  const sample = [oldestWithTabs, older[Math.floor(older.length * 0.6)]!, firstWith1970, older[0]!];
 
   test.each(sample)("%s: every name's countries and location are its own zone1970.tab/zone.tab's", async (release) => {
     const commit = commitOf(release);
@@ -101,6 +103,16 @@ describe("?tzdb=RELEASE: countries and coordinates as that release's .tab files 
     expect(new Set(sample).size).toBe(4);
     expect(repoFile(commitOf(sample[0]!), "zone1970.tab")).toBeNull();
     expect(repoFile(commitOf(sample[1]!), "zone1970.tab")).toBeNull();
+  });
+
+  test("a release before 96k had no .tab files: its names answer no countries and no location", async () => {
+    expect(repoFile(commitOf("96h"), "zone.tab")).toBeNull();
+    const { status, body: names } = await getJson("/timezone?tzdb=96h");
+    expect(status).toBe(200);
+    for (const name of names as string[]) {
+      const { body } = await getJson(`/timezone/${name}/info?tzdb=96h`);
+      expect({ name, countries: body.countries, location: body.location }).toEqual({ name, countries: [], location: null });
+    }
   });
 
   test("a release's own answer differs from today's where its tables did: Europe/Berlin's countries", async () => {

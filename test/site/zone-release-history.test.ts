@@ -73,9 +73,11 @@ describe("a zone page's history of releases", () => {
   });
 
   test("a zone no release changed: one sentence, no list", async () => {
-    const feed = await api<{ items: unknown[] }>("/timezone/Africa/Abidjan/feed.json");
+    // GMT: the same in every release from 92c on (Africa/Abidjan, once this test's zone, was
+    // WAT before 1997i and first appears in 96g).
+    const feed = await api<{ items: unknown[] }>("/timezone/GMT/feed.json");
     expect(feed.items).toEqual([]);
-    const html = readFileSync(join(siteDir, "zones", "Africa", "Abidjan", "index.html"), "utf8");
-    expect(text(/<p id="zone-releases">([\s\S]*?)<\/p>/.exec(html)![1]!)).toMatch(/^No release served changed what Africa\/Abidjan answers: it answers the same, 1800 to 2100, in all \d+ releases served \(\w+ to \w+\)\.$/);
+    const html = readFileSync(join(siteDir, "zones", "GMT", "index.html"), "utf8");
+    expect(text(/<p id="zone-releases">([\s\S]*?)<\/p>/.exec(html)![1]!)).toMatch(/^No release served changed what GMT answers: it answers the same, 1800 to 2100, in all \d+ releases served \(\w+ to \w+\)\.$/);
   });
 });

@@ -9,6 +9,7 @@ import { REPO_TZDB_DIR } from "./history-table.ts";
 import { formatOffset } from "../../server/core/time-format.ts";
 import { requireTool, yearStart, zdumpHistories, type ClockState, type ZoneHistory } from "./zic-reference.ts";
 import { zdumpVerbose, type VerboseChange } from "./zdump-verbose.ts";
+import { mirrorFile } from "./third-party.ts";
 
 let stored: StoredRelease[] | null = null;
 
@@ -29,10 +30,38 @@ export function zicRelease(release: string): string {
   const dir = mkdtempSync(join(tmpdir(), `zonetime-zic-${release}-`));
   writeFileSync(join(dir, "tzdata.zi"), source.text);
   const out = join(dir, "zoneinfo");
-  const result = Bun.spawnSync([requireTool("zic"), "-d", out, join(dir, "tzdata.zi")], { stderr: "pipe" });
+  const result = Bun.spawnSync([requireTool("zic"), ...yearTypeScript(source, dir), ...spacedAbbreviations(source), "-d", out, join(dir, "tzdata.zi")], { stderr: "pipe" });
   if (result.exitCode !== 0) throw new Error(`zic ${release}: ${result.stderr.toString()}`);
   compiled.set(release, out);
   return out;
+}
+
+/**
+ * zic's `-y` for a release whose Rules have year types (92c-2000e): the release's own
+ * yearistype.sh, from IANA's repository at the release's commit (the machine's zic, glibc's
+ * copy, still runs it, with a warning). No option for the others.
+ */
+function yearTypeScript(source: StoredRelease, dir: string): string[] {
+  if (!/^R(?:ule)?\s+\S+\s+\S+\s+\S+\s+(?!-\s)\S+\s/m.test(source.text)) return [];
+  const commit = /\(([0-9a-f]{40})\)$/.exec(source.source)?.[1];
+  if (commit === undefined) throw new Error(`${source.release}: its Rules have year types but its source names no commit to take yearistype.sh from`);
+  const script = join(dir, "yearistype.sh");
+  writeFileSync(script, mirrorFile("eggert/tz", "yearistype.sh", commit), { mode: 0o755 });
+  return ["-y", script];
+}
+
+/** 2101-01-01T00:00:00Z, where every reference stops. */
+const END_OF_REFERENCE = Date.UTC(2101, 0, 1) / 1000;
+
+/**
+ * 92c-96h wrote abbreviations with a space ("WGT DST", or a LETTER " DST"): zic puts them in
+ * the TZ string (`WGT3<WGT DST>,M3.5.0,M9.5.0/3`), which POSIX does not allow and glibc's
+ * reader (zdump's localtime) rejects, answering garbage after the last change listed. For
+ * those releases zic lists every change through 2100 itself (`-r /@2101-01-01`: no TZ
+ * string then), so the reference stays zic's own arithmetic, as for the others.
+ */
+function spacedAbbreviations(source: StoredRelease): string[] {
+  return /"[^"\n]* [^"\n]*"/.test(source.text) ? ["-r", `/@${END_OF_REFERENCE}`] : [];
 }
 
 /** Removes a release's compiled tree (a few thousand files). */

@@ -25,7 +25,7 @@ export interface VerboseChange {
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const LINE = /^(\S+)\s+\w{3} (\w{3}) +(\d+) (\d\d):(\d\d):(\d\d) (-?\d+) UT = \w{3} (\w{3}) +(\d+) (\d\d):(\d\d):(\d\d) (-?\d+) (\S+) isdst=([01]) gmtoff=(-?\d+)$/;
+const LINE = /^(\S+)\s+\w{3} (\w{3}) +(\d+) (\d\d):(\d\d):(\d\d) (-?\d+) UT = \w{3} (\w{3}) +(\d+) (\d\d):(\d\d):(\d\d) (-?\d+) (.+?) isdst=([01]) gmtoff=(-?\d+)$/;
 
 function seconds(month: string, day: string, h: string, m: string, s: string, year: string): number {
   const mo = MONTHS.indexOf(month) + 1;

@@ -25,6 +25,7 @@ import type { RouteRequest } from "../contract.ts";
 import { withTimezoneName } from "../params/lang-param.ts";
 import { nameParam, zoneNamed } from "../params/zone-name.ts";
 import { countryZones, searchZones } from "../../names/zone-search.ts";
+import { releaseCountryZones } from "../../names/release-country-zones.ts";
 import { searchFold } from "../../core/search-fold.ts";
 
 /** Lists change only with the data. */
@@ -55,9 +56,10 @@ export function timezoneList(request: RouteRequest): Response {
   return cacheableAnswer(request, `list|${request.format}|`, LIST_MAX_AGE, () => listBody(request.data.zones.names, request.format), undefined, ALWAYS);
 }
 
-/** zone.tab's names for `country`, or the names `q` may mean; a 400 for a bad one. */
+/** zone.tab's names for `country` (the `?tzdb=` release's), or the names `q` may mean; a 400 for a bad one. */
 function zoneNames(request: RouteRequest, country: string | undefined, q: string): string[] {
-  const { names } = request.data;
+  const { names, zones, history } = request.data;
+  if (country !== undefined && zones.tzdbVersion !== history.defaultRelease) return releaseCountryZones(history, zones.tzdbVersion, country);
   return country !== undefined ? countryZones(names, country) : searchZones(names, q, (folded) => placeZone(request, q, folded));
 }
 
