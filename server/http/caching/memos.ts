@@ -88,7 +88,7 @@ export function createMemos(previous?: Memos, share = 1): Memos {
     clockLists: new Memo("clock_lists", bounds({ maxEntries: 1024, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => 8 * v.length, previous?.clockLists),
     dialectAnswers: new Memo("dialect_answers", bounds({ maxEntries: 16_384, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => v.body.size + 2 * (v.acceptLanguage?.length ?? 0) + 360, previous?.dialectAnswers),
     timezoneNames: new Memo("timezone_names", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 1 * MB }), (v) => v.bytes.length, previous?.timezoneNames),
-    // Room for every consecutive pair (the feeds and release pages: 9.9 MB for 171 releases) and a few far ones (up to 2.4 MB each).
-    releaseChanges: new Memo("release_changes", bounds({ maxEntries: 1024, maxKeyLength: PARAM_KEY, maxBytes: 16 * MB }), releaseChangesBytes, previous?.releaseChanges),
+    // Room for every consecutive pair (the feeds and release pages: 15.8 MB for 211 releases) and a few far ones (up to 2.4 MB each).
+    releaseChanges: new Memo("release_changes", bounds({ maxEntries: 1024, maxKeyLength: PARAM_KEY, maxBytes: 24 * MB }), releaseChangesBytes, previous?.releaseChanges),
   };
 }

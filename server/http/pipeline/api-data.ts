@@ -53,8 +53,8 @@ export interface ApiData extends Tables {
 
 /** An older release's answer cache (`?tzdb=`): small, as there may be one per release served. */
 const RELEASE_ANSWER_CACHE_BYTES = 256 * 1024;
-/** What an older release's data may hold: its answer cache and its share of the memo stores' bounds (27 MB in all). */
-const RELEASE_DATA_BYTES = RELEASE_ANSWER_CACHE_BYTES + Math.ceil(27 * MB * RELEASE_MEMO_SHARE);
+/** What an older release's data may hold: its answer cache and its share of the memo stores' bounds (35 MB in all). */
+const RELEASE_DATA_BYTES = RELEASE_ANSWER_CACHE_BYTES + Math.ceil(35 * MB * RELEASE_MEMO_SHARE);
 /** 32 releases' data at once per worker (a key is a validated release name): the rest made again when asked. */
 const RELEASE_DATA_BOUNDS = { maxEntries: 256, maxKeyLength: 16, maxBytes: 32 * RELEASE_DATA_BYTES };
 const RELEASE_QUERY_BOUNDS = { maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB };
