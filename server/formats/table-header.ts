@@ -34,22 +34,25 @@ export interface OpenedTable {
   checkLength: (declared: number) => void;
 }
 
-/** Checks size, magic and major version of `buffer`, read from `file`. */
-export function openTable(buffer: ArrayBuffer, file: string, kind: TableKind): OpenedTable {
+/**
+ * Checks size, magic and major version of `buffer`, read from `file`; or of the `length` bytes
+ * at `at` in it, for a table embedded in another (the view's offsets then start there).
+ */
+export function openTable(buffer: ArrayBuffer, file: string, kind: TableKind, at = 0, length = buffer.byteLength - at): OpenedTable {
   const fail = (reason: string): never => {
     throw new TableFormatError(file, reason);
   };
-  if (buffer.byteLength < HEADER_BYTES) fail(`truncated: ${buffer.byteLength} bytes is shorter than the ${HEADER_BYTES}-byte header`);
-  const bytes = new Uint8Array(buffer);
+  if (length < HEADER_BYTES) fail(`truncated: ${length} bytes is shorter than the ${HEADER_BYTES}-byte header`);
+  const bytes = new Uint8Array(buffer, at, length);
   for (let i = 0; i < 8; i++) {
     if (bytes[i] !== kind.magic.charCodeAt(i)) fail(`not a zonetime ${kind.what} (bad magic bytes)`);
   }
-  const view = new DataView(buffer);
+  const view = new DataView(buffer, at, length);
   const major = view.getUint16(8, true);
   if (major !== kind.major) fail(`format major version ${major} is not supported (this build reads ${kind.major}); rebuild with \`bun run build\``);
   const checkLength = (declared: number) => {
-    if (declared !== buffer.byteLength) {
-      fail(`length mismatch: the header declares ${declared} bytes but the file has ${buffer.byteLength} (truncated or corrupted)`);
+    if (declared !== length) {
+      fail(`length mismatch: the header declares ${declared} bytes but the file has ${length} (truncated or corrupted)`);
     }
   };
   return { view, minor: view.getUint16(10, true), fail, checkLength };

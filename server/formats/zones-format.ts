@@ -224,9 +224,12 @@ export function encodeZones(input: ZoneTableInput): Uint8Array {
   return bytes;
 }
 
-/** Reads and validates a zones.bin image; every failure names `file`. */
-export function decodeZones(buffer: ArrayBuffer, file: string): ZoneTableData {
-  const { view, minor: formatMinor, fail, checkLength } = openTable(buffer, file, ZONES_KIND);
+/**
+ * Reads and validates a zones.bin image; every failure names `file`. `start` and `length`:
+ * an image embedded in a bigger buffer (tzdb-history.bin's), read in place, not copied.
+ */
+export function decodeZones(buffer: ArrayBuffer, file: string, start = 0, length = buffer.byteLength - start): ZoneTableData {
+  const { view, minor: formatMinor, fail, checkLength } = openTable(buffer, file, ZONES_KIND, start, length);
   const formatMajor = ZONES_FORMAT_MAJOR;
   const u = (i: number) => view.getUint32(16 + 4 * i, true);
   const counts: Counts = {
@@ -240,23 +243,23 @@ export function decodeZones(buffer: ArrayBuffer, file: string): ZoneTableData {
   const at = layout(counts, withPosix, withChecks);
   checkLength(at.total);
 
-  const strings = readStrings(buffer, at.stringOffsets, at.stringBlob, counts.stringCount, counts.stringBytes, fail);
+  const strings = readStrings(buffer, start + at.stringOffsets, start + at.stringBlob, counts.stringCount, counts.stringBytes, fail);
   const data: ZoneTableData = {
     formatMajor,
     formatMinor,
     tzdbVersion: strings[versionString] ?? fail("tzdb version string index out of range"),
     builtAt: strings[builtAtString] ?? fail("build time string index out of range"),
-    times: new Float64Array(buffer, at.times, counts.transitionCount),
-    typeIndices: new Uint16Array(buffer, at.typeIndices, counts.transitionCount),
-    zones: new Int32Array(buffer, at.zones, counts.zoneCount * ZONE_INTS),
-    types: new Int32Array(buffer, at.types, counts.typeCount * TYPE_INTS),
-    footerRules: new Int32Array(buffer, at.footerRules, counts.footerRuleCount * FOOTER_INTS),
-    names: new Int32Array(buffer, at.names, counts.nameCount * NAME_INTS),
-    posixFrom: withPosix ? new Float64Array(buffer, at.posixFrom, counts.zoneCount) : new Float64Array(0),
-    posixTz: withPosix ? new Int32Array(buffer, at.posixTz, counts.zoneCount) : new Int32Array(0),
-    facts: withPosix ? new Int32Array(buffer, at.facts, counts.nameCount * FACT_INTS) : new Int32Array(0),
+    times: new Float64Array(buffer, start + at.times, counts.transitionCount),
+    typeIndices: new Uint16Array(buffer, start + at.typeIndices, counts.transitionCount),
+    zones: new Int32Array(buffer, start + at.zones, counts.zoneCount * ZONE_INTS),
+    types: new Int32Array(buffer, start + at.types, counts.typeCount * TYPE_INTS),
+    footerRules: new Int32Array(buffer, start + at.footerRules, counts.footerRuleCount * FOOTER_INTS),
+    names: new Int32Array(buffer, start + at.names, counts.nameCount * NAME_INTS),
+    posixFrom: withPosix ? new Float64Array(buffer, start + at.posixFrom, counts.zoneCount) : new Float64Array(0),
+    posixTz: withPosix ? new Int32Array(buffer, start + at.posixTz, counts.zoneCount) : new Int32Array(0),
+    facts: withPosix ? new Int32Array(buffer, start + at.facts, counts.nameCount * FACT_INTS) : new Int32Array(0),
     countryNames: "",
-    deviceFooterFrom: withChecks ? new Float64Array(buffer, at.deviceFooterFrom, counts.zoneCount) : new Float64Array(0),
+    deviceFooterFrom: withChecks ? new Float64Array(buffer, start + at.deviceFooterFrom, counts.zoneCount) : new Float64Array(0),
     strings,
   };
   validateReferences(data, counts, fail);

@@ -31,6 +31,18 @@ describe("zones.bin validation", () => {
     expect(data.builtAt).toBe(PINNED_BUILT_AT);
   });
 
+  test("an image embedded at an offset (tzdb-history.bin's) is read in place, its length the declared one", () => {
+    const outer = new Uint8Array(64 + good.length + 24);
+    outer.set(good, 64);
+    const data = decodeZones(outer.buffer, "history (zones)", 64, good.length);
+    const alone = decodeZones(copy().buffer as ArrayBuffer, "zones.bin");
+    expect(data.times.buffer).toBe(outer.buffer); // views of the outer buffer, no copy
+    expect(Array.from(data.times)).toEqual(Array.from(alone.times));
+    expect(data.strings).toEqual(alone.strings);
+    expect(Array.from(data.names)).toEqual(Array.from(alone.names));
+    expect(() => decodeZones(outer.buffer, "history (zones)", 64, good.length + 8)).toThrow("history (zones): length mismatch");
+  });
+
   test("truncated", () => {
     expect(refusal(good.slice(0, good.length - 100))).toMatch(/^\/srv\/generated\/zones\.bin: length mismatch: the header declares \d+ bytes but the file has \d+/);
     expect(refusal(good.slice(0, 20))).toBe("/srv/generated/zones.bin: truncated: 20 bytes is shorter than the 64-byte header");

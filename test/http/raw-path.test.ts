@@ -62,6 +62,14 @@ describe("dot segments never change the route", () => {
     expect({ status: head.status, type: head.type, body: head.body }).toEqual({ status: 404, type: "application/json; charset=utf-8", body: "" });
     expect((await send("/api/../timezone/UTC", "OPTIONS")).status).toBe(204);
   });
+  test("any other method on such a path is refused as on any path (refused spellings are routed for GET and HEAD only)", async () => {
+    for (const path of ["/api/../timezone/UTC", "/timezone/%2e%2e", "/clock/%2E", `/timezone${"/x".repeat(12)}`, "//x"]) {
+      for (const method of ["POST", "PUT", "DELETE", "PATCH", "TRACE", "PROPFIND"]) {
+        const text = await rawRequest(service.server.port!, `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+        expect({ path, method, status: statusOf(text), allow: /\r\nallow: ([^\r]*)/i.exec(text)?.[1] }).toEqual({ path, method, status: 405, allow: "GET, HEAD, OPTIONS" });
+      }
+    }
+  });
   test("paths without dot segments answer as before: names, lists, trailing slashes, the site, dotted file names", async () => {
     const ok: [string, number, string][] = [
       ["/timezone/Europe/London", 200, '"timezone":"Europe/London"'],
