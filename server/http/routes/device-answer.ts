@@ -9,7 +9,7 @@ import { deviceIntervalsOf } from "../../device/device-intervals.ts";
 import type { ResolvedName, ZoneTable } from "../../tz/zone-table.ts";
 import type { Profile } from "../../time-object/time-object.ts";
 import { formatUtc, textLines } from "./transitions-answer.ts";
-import { inTurns } from "../../core/in-turns.ts";
+import { eachOf, inTurns } from "../../core/in-turns.ts";
 
 export interface DeviceTzAnswer {
   posix_tz: string;
@@ -100,7 +100,7 @@ export function deviceList(zones: ZoneTable, at: number, profile: Profile): { li
  */
 export async function deviceListInTurns(zones: ZoneTable, at: number, profile: Profile): Promise<DeviceList> {
   const builder = new DeviceListBuilder(zones, at, profile);
-  await inTurns(zones.names, builder.add);
+  await inTurns(eachOf(zones.names, builder.add));
   return builder.made().list;
 }
 

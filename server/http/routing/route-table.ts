@@ -29,7 +29,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", cache: UNTIL, limited: true, handle: withTzdb(remembered(transitions)) },
   { pattern: "/timezone/{name*}/info", on: "api", label: "info", cache: UNTIL, limited: true, handle: withTzdb(remembered(info)) },
   { pattern: "/timezone/{name*}/device", on: "api", label: "device", cache: UNTIL, limited: true, handle: withTzdb(device) },
-  { pattern: "/timezone/{name*}/changes", on: "api", label: "tzdb_changes", cache: RELEASE, limited: true, text: false, handle: remembered(nameChanges) },
+  { pattern: "/timezone/{name*}/changes", on: "api", label: "tzdb_changes", cache: RELEASE, limited: true, text: false, inTurns: true, handle: remembered(nameChanges) },
   { pattern: "/timezone/{name*}/feed.atom", on: "api", label: "tzdb_feed", cache: RELEASE, limited: true, text: false, inTurns: true, handle: remembered(nameFeedAtom) },
   { pattern: "/timezone/{name*}/feed.json", on: "api", label: "tzdb_feed", cache: RELEASE, limited: true, text: false, inTurns: true, handle: remembered(nameFeedJson) },
   { pattern: "/timezone/{name*}", on: "api", label: "timezone", cache: LIVE_OR_RELEASE, limited: true, handle: withTzdb(timezoneName) },

@@ -5,12 +5,13 @@
 import { daysFromCivil, SECONDS_PER_DAY } from "../../core/calendar.ts";
 import { formatOffset } from "../../core/time-format.ts";
 import type { LocalTimeType } from "../../formats/zone-model.ts";
-import { changeWindows, type ChangeWindow } from "../../tz/release-changes.ts";
+import { changeWindowSteps, type ChangeWindow } from "../../tz/release-changes.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
+import type { ZoneTable } from "../../tz/zone-table.ts";
 import type { Profile } from "../../time-object/time-object.ts";
 import { formatUtc } from "../routes/transitions-answer.ts";
 import type { Memo } from "../caching/memo.ts";
-import { inTurns } from "../../core/in-turns.ts";
+import { atOnce, type Steps } from "../../core/in-turns.ts";
 
 /** The default range compared: 1800 through 2100, as the reference test checks it. */
 export const DEFAULT_START = daysFromCivil(1800, 1, 1) * SECONDS_PER_DAY;
@@ -40,12 +41,24 @@ export function windowEntry(w: ChangeWindow, profile: Profile): WindowEntry {
 
 /** The windows for one name present in both releases; [] when the releases store the same version of it. */
 export function nameWindows(history: TzdbHistory, from: string, to: string, name: string, start: number, end: number): ChangeWindow[] {
+  return atOnce(nameWindowSteps(history, from, to, name, start, end));
+}
+
+/** The same, in steps (core/in-turns.ts). */
+export function* nameWindowSteps(history: TzdbHistory, from: string, to: string, name: string, start: number, end: number): Steps<ChangeWindow[]> {
   const va = history.versionOf(from, name);
   const vb = history.versionOf(to, name);
   if (va !== null && va === vb) return [];
-  const a = history.table(from)!;
-  const b = history.table(to)!;
-  return changeWindows(a, a.resolve(name)!.zone, b, b.resolve(name)!.zone, start, end);
+  const a = yield* tableOf(history, from);
+  const b = yield* tableOf(history, to);
+  return yield* changeWindowSteps(a, a.resolve(name)!.zone, b, b.resolve(name)!.zone, start, end);
+}
+
+/** A release's table, a step of its own: read the first time, it takes up to 6 ms. */
+function* tableOf(history: TzdbHistory, release: string): Steps<ZoneTable> {
+  const table = history.table(release)!;
+  yield;
+  return table;
 }
 
 export interface ReleaseChanges {
@@ -59,14 +72,6 @@ export interface ReleaseChanges {
 export const releaseChangesBytes = (c: ReleaseChanges) =>
   c.changed.reduce((sum, n) => sum + 64 + 2 * n.name.length + 96 * n.windows.length, 0) + 64 * (c.added.length + c.removed.length);
 
-/** The names `since` and `release` both have, stored as different versions: those a walk of the pair must look at. */
-export function namesToWalk(history: TzdbHistory, since: string, release: string): string[] {
-  return history.table(release)!.names.filter((name) => {
-    const va = history.versionOf(since, name);
-    return va !== null && va !== history.versionOf(release, name);
-  });
-}
-
 const changesKey = (since: string, release: string, start: number, end: number) => `${since}|${release}|${start}|${end}`;
 
 /** The changes of a pair and range already worked out and kept in `memo`, if they are. */
@@ -74,16 +79,16 @@ export const knownChanges = (memo: Memo<ReleaseChanges>, since: string, release:
   memo.get(changesKey(since, release, start, end));
 
 /**
- * Every name that changed from `since` to `release` over [start, end), worked out in turns
- * (a far pair walks 500 names, 25-250 ms). Kept in `memo` per pair and range when one is
- * given: the feeds and the release routes ask the same consecutive pairs again, and a far
- * pair keeps up to 2 MB.
+ * Every name that changed from `since` to `release` over [start, end), in steps (a far pair
+ * walks 500 names, 25-250 ms). Kept in `memo` per pair and range when one is given: the
+ * feeds and the release routes ask the same consecutive pairs again, and a far pair keeps
+ * up to 2 MB.
  */
-export async function releaseChanges(history: TzdbHistory, since: string, release: string, start = DEFAULT_START, end = DEFAULT_END, memo?: Memo<ReleaseChanges>): Promise<ReleaseChanges> {
+export function* releaseChangeSteps(history: TzdbHistory, since: string, release: string, start = DEFAULT_START, end = DEFAULT_END, memo?: Memo<ReleaseChanges>): Steps<ReleaseChanges> {
   const known = memo === undefined ? undefined : knownChanges(memo, since, release, start, end);
   if (known !== undefined) return known;
-  const a = history.table(since)!;
-  const b = history.table(release)!;
+  const a = yield* tableOf(history, since);
+  const b = yield* tableOf(history, release);
   const before = new Set(a.names);
   const after = new Set(b.names);
   const changes: ReleaseChanges = {
@@ -91,10 +96,10 @@ export async function releaseChanges(history: TzdbHistory, since: string, releas
     removed: a.names.filter((n) => !after.has(n)),
     changed: [],
   };
-  await inTurns(namesToWalk(history, since, release), (name) => {
-    const windows = nameWindows(history, since, release, name, start, end);
+  for (const name of history.namesDiffering(since, release)) {
+    const windows = yield* nameWindowSteps(history, since, release, name, start, end);
     if (windows.length > 0) changes.changed.push({ name, windows });
-  });
+  }
   memo?.set(changesKey(since, release, start, end), changes);
   return changes;
 }

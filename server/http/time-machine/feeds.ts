@@ -7,9 +7,9 @@
 
 import { formatDateTime } from "../../core/time-format.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
-import { nameWindows, releaseChanges, releaseInstant, DEFAULT_END, DEFAULT_START, type ReleaseChanges } from "./changes-answer.ts";
+import { nameWindowSteps, releaseChangeSteps, releaseInstant, DEFAULT_END, DEFAULT_START, type ReleaseChanges } from "./changes-answer.ts";
 import type { Memo } from "../caching/memo.ts";
-import { inTurns } from "../../core/in-turns.ts";
+import type { Steps } from "../../core/in-turns.ts";
 
 export const ATOM_TYPE = "application/atom+xml; charset=utf-8";
 export const JSON_FEED_TYPE = "application/feed+json; charset=utf-8";
@@ -44,14 +44,14 @@ function updatedOf(history: TzdbHistory, release: string, builtAt: number): stri
 /** A release's page on the website (site/src/pages/releases/), which /tzdb/{release}/changes answers as JSON. */
 export const releasePage = (release: string) => `/releases/${release}/`;
 
-export async function releasesFeed(history: TzdbHistory, builtAt: number, memo?: Memo<ReleaseChanges>): Promise<Feed> {
+export function* releasesFeed(history: TzdbHistory, builtAt: number, memo?: Memo<ReleaseChanges>): Steps<Feed> {
   const entries: FeedEntry[] = [];
   for (const meta of history.releases) {
     const since = history.previous(meta.release);
     const at = releaseInstant(history, meta.release, builtAt);
     let names: string[] = [];
     if (since !== null) {
-      const changes = await releaseChanges(history, since, meta.release, DEFAULT_START, DEFAULT_END, memo);
+      const changes = yield* releaseChangeSteps(history, since, meta.release, DEFAULT_START, DEFAULT_END, memo);
       names = changes.changed.filter((c) => c.windows.some((w) => w.end > at)).map((c) => c.name);
       names.push(...changes.added.map((n) => `${n} (new)`));
     }
@@ -69,17 +69,18 @@ export async function releasesFeed(history: TzdbHistory, builtAt: number, memo?:
 }
 
 /** One entry per release that changed this name's answers (or added it), newest first; its releases walked in turns. */
-export async function nameFeed(history: TzdbHistory, name: string, builtAt: number): Promise<Feed> {
+export function* nameFeed(history: TzdbHistory, name: string, builtAt: number): Steps<Feed> {
   const entries: FeedEntry[] = [];
-  await inTurns(history.releases, (meta) => {
+  for (const meta of history.releases) {
+    yield;
     const since = history.previous(meta.release);
-    if (since === null || history.versionOf(meta.release, name) === null) return;
+    if (since === null || history.versionOf(meta.release, name) === null) continue;
     let content: string;
     if (history.versionOf(since, name) === null) {
       content = `${name} is new in ${meta.release}.`;
     } else {
-      const windows = nameWindows(history, since, meta.release, name, DEFAULT_START, DEFAULT_END);
-      if (windows.length === 0) return;
+      const windows = yield* nameWindowSteps(history, since, meta.release, name, DEFAULT_START, DEFAULT_END);
+      if (windows.length === 0) continue;
       const first = windows[0]!;
       content = `${meta.release} answers differently from ${since} in ${windows.length} window(s) of 1800-2100, ` +
         `the first from ${iso(first.start)} to ${iso(first.end)}: ${first.before.abbr} (${first.before.utoff} s) in ${since}, ` +
@@ -93,7 +94,7 @@ export async function nameFeed(history: TzdbHistory, name: string, builtAt: numb
       summary: meta.summary,
       content,
     });
-  });
+  }
   return { id: `${TAG}timezone/${name}`, title: `${name}: tzdb releases that changed it (zonetime)`, self: `/timezone/${name}/feed.atom`, home: `/timezone/${name}/changes`, entries };
 }
 

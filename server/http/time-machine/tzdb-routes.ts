@@ -16,13 +16,16 @@ import { badRequest, notFound } from "../pipeline/http-errors.ts";
 import { safeDecode } from "../pipeline/request-target.ts";
 import type { RouteRequest } from "../contract.ts";
 import { instantParam } from "../params/at-param.ts";
-import { DEFAULT_END, DEFAULT_START, knownChanges, MAX_WINDOWS, namesToWalk, nameWindows, releaseChanges, windowEntry } from "./changes-answer.ts";
+import { DEFAULT_END, DEFAULT_START, knownChanges, MAX_WINDOWS, nameWindowSteps, releaseChangeSteps, windowEntry } from "./changes-answer.ts";
 import { cacheableAnswerInTurns } from "../caching/answer-in-turns.ts";
-import { inTurns } from "../../core/in-turns.ts";
+import { inTurns, type Steps } from "../../core/in-turns.ts";
 import { atom, ATOM_TYPE, jsonFeed, JSON_FEED_TYPE, nameFeed, releasesFeed } from "./feeds.ts";
 import { releaseParam, servedRelease } from "./release-param.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
 import { formatUtc } from "../routes/transitions-answer.ts";
+import type { Profile } from "../../time-object/time-object.ts";
+import type { Memo } from "../caching/memo.ts";
+import type { ReleaseChanges } from "./changes-answer.ts";
 
 const DAY = 86400;
 const encoder = new TextEncoder();
@@ -76,33 +79,35 @@ export function releaseChangesRoute(request: RouteRequest): Response | Promise<R
   const key = `tzdb-changes|${request.profile}|${release}|${since}|${Math.floor(now / DAY)}`;
   const memo = request.data.memos.releaseChanges;
   if (since !== null && knownChanges(memo, since, release) === undefined) {
-    request.cost = Math.max(request.cost, PAIR_TOKENS + namesToWalk(history, since, release).length);
+    request.cost = Math.max(request.cost, PAIR_TOKENS + history.namesDiffering(since, release).length);
   }
-  const { profile } = request;
-  return cacheableAnswerInTurns(request, key, 3600, async () => {
-    const meta = history.meta(release)!;
-    const changes = since === null ? { added: [], removed: [], changed: [] } : await releaseChanges(history, since, release, DEFAULT_START, DEFAULT_END, memo);
-    const order = changes.changed.map((c) => ({ change: c, future: c.windows.some((w) => w.end > now) }));
-    order.sort((a, b) => (a.future === b.future ? (a.change.name < b.change.name ? -1 : 1) : a.future ? -1 : 1));
-    const head = JSON.stringify({
-      release, since, date: meta.date, summary: meta.summary,
-      range: { start: formatUtc(DEFAULT_START, profile), end: formatUtc(DEFAULT_END, profile) },
-      added: changes.added, removed: changes.removed,
-    });
-    // A far pair's answer is 8 MB of windows: each name's entry written and encoded in turns,
-    // the body a Blob of the parts (one string of it took 25 ms to join and encode).
-    const parts: (string | Uint8Array)[] = [`${head.slice(0, -1)},"changed":[`];
-    await inTurns(order, ({ change, future }) => {
-      if (parts.length > 1) parts.push(",");
-      parts.push(encoder.encode(JSON.stringify({ timezone: change.name, future, windows: change.windows.slice(0, MAX_WINDOWS).map((w) => windowEntry(w, profile)) })));
-    });
-    parts.push(`],${JSON.stringify({ news: meta.news }).slice(1)}`);
-    return new Blob(parts);
+  return cacheableAnswerInTurns(request, key, 3600, () => inTurns(releaseChangesBody(history, release, since, now, request.profile, memo)));
+}
+
+function* releaseChangesBody(history: TzdbHistory, release: string, since: string | null, now: number, profile: Profile, memo: Memo<ReleaseChanges>): Steps<Blob> {
+  const meta = history.meta(release)!;
+  const changes = since === null ? { added: [], removed: [], changed: [] } : yield* releaseChangeSteps(history, since, release, DEFAULT_START, DEFAULT_END, memo);
+  const order = changes.changed.map((c) => ({ change: c, future: c.windows.some((w) => w.end > now) }));
+  order.sort((a, b) => (a.future === b.future ? (a.change.name < b.change.name ? -1 : 1) : a.future ? -1 : 1));
+  const head = JSON.stringify({
+    release, since, date: meta.date, summary: meta.summary,
+    range: { start: formatUtc(DEFAULT_START, profile), end: formatUtc(DEFAULT_END, profile) },
+    added: changes.added, removed: changes.removed,
   });
+  // A far pair's answer is 8 MB of windows: each name's entry written and encoded as a step,
+  // the body a Blob of the parts (one string of it took 25 ms to join and encode).
+  const parts: (string | Uint8Array)[] = [`${head.slice(0, -1)},"changed":[`];
+  for (const { change, future } of order) {
+    yield;
+    if (parts.length > 1) parts.push(",");
+    parts.push(encoder.encode(JSON.stringify({ timezone: change.name, future, windows: change.windows.slice(0, MAX_WINDOWS).map((w) => windowEntry(w, profile)) })));
+  }
+  parts.push(`],${JSON.stringify({ news: meta.news }).slice(1)}`);
+  return new Blob(parts);
 }
 
 /** `/timezone/{name*}/changes` */
-export function nameChanges(request: RouteRequest): Response {
+export function nameChanges(request: RouteRequest): Response | Promise<Response> {
   const { history } = request.data;
   const to = releaseParam(request, "to") ?? history.defaultRelease;
   const from = releaseParam(request, "from") ?? history.previous(to);
@@ -115,20 +120,22 @@ export function nameChanges(request: RouteRequest): Response {
   if (!inFrom || !inTo) throw notFound("unknown_location", `unknown location in tzdb ${!inFrom ? from : to}`);
   const name = inTo.name;
   const key = `tzdb-name-changes|${request.profile}|${name}|${from}|${to}|${start}|${end}`;
-  const answer = cacheableAnswer(request, key, DAY, () => {
-    const windows = nameWindows(history, from, to, name, start, end);
-    const shown = windows.slice(0, MAX_WINDOWS);
-    return JSON.stringify({
-      timezone: name, from, to, start: formatUtc(start, request.profile), end: formatUtc(end, request.profile),
-      windows: shown.map((w) => windowEntry(w, request.profile)),
-      next_start: windows.length > MAX_WINDOWS ? formatUtc(windows[MAX_WINDOWS]!.start, request.profile) : null,
-    });
-  }, undefined, ALWAYS);
+  const answer = cacheableAnswerInTurns(request, key, DAY, () => inTurns(nameChangesBody(history, from, to, name, start, end, request.profile)), undefined, ALWAYS);
   // Its build walks both releases' periods over the whole range, whatever the answer's size:
   // 0001-9999 cost about 90 time objects for a 2 KB answer (answer-prices.ts), so a range
   // is charged a token per 400 years too (a 304 stays 1).
-  if (answer.status === 200) request.cost = Math.max(request.cost, Math.ceil((end - start) / YEARS_PER_TOKEN));
+  if (answer instanceof Promise || answer.status === 200) request.cost = Math.max(request.cost, Math.ceil((end - start) / YEARS_PER_TOKEN));
   return answer;
+}
+
+function* nameChangesBody(history: TzdbHistory, from: string, to: string, name: string, start: number, end: number, profile: Profile): Steps<string> {
+  const windows = yield* nameWindowSteps(history, from, to, name, start, end);
+  const shown = windows.slice(0, MAX_WINDOWS);
+  return JSON.stringify({
+    timezone: name, from, to, start: formatUtc(start, profile), end: formatUtc(end, profile),
+    windows: shown.map((w) => windowEntry(w, profile)),
+    next_start: windows.length > MAX_WINDOWS ? formatUtc(windows[MAX_WINDOWS]!.start, profile) : null,
+  });
 }
 
 const builtAt = (request: RouteRequest) => Math.floor(Date.parse(request.data.zones.builtAt) / 1000) || 0;
@@ -137,10 +144,10 @@ const builtAt = (request: RouteRequest) => Math.floor(Date.parse(request.data.zo
 // once per worker for every reader (the pairs are kept in release_changes, the feed in the
 // answer cache), so its price is its body's, as for any kept answer.
 export const tzdbFeedAtom = (request: RouteRequest) => cacheableAnswerInTurns(request, "tzdb-feed|atom", 3600,
-  async () => atom(await releasesFeed(request.data.history, builtAt(request), request.data.memos.releaseChanges)), ATOM_TYPE, ALWAYS);
+  async () => atom(await inTurns(releasesFeed(request.data.history, builtAt(request), request.data.memos.releaseChanges))), ATOM_TYPE, ALWAYS);
 
 export const tzdbFeedJson = (request: RouteRequest) => cacheableAnswerInTurns(request, "tzdb-feed|json", 3600,
-  async () => jsonFeed(await releasesFeed(request.data.history, builtAt(request), request.data.memos.releaseChanges)), JSON_FEED_TYPE, ALWAYS);
+  async () => jsonFeed(await inTurns(releasesFeed(request.data.history, builtAt(request), request.data.memos.releaseChanges))), JSON_FEED_TYPE, ALWAYS);
 
 /** The name as the newest release that has it spells it; 404 when no release served has it. */
 function anyReleaseName(history: TzdbHistory, raw: string): string {
@@ -153,10 +160,10 @@ function anyReleaseName(history: TzdbHistory, raw: string): string {
 
 export function nameFeedAtom(request: RouteRequest): Response | Promise<Response> {
   const name = anyReleaseName(request.data.history, nameParam(request.params[0]!));
-  return cacheableAnswerInTurns(request, `tzdb-name-feed|atom|${name}`, 3600, async () => atom(await nameFeed(request.data.history, name, builtAt(request))), ATOM_TYPE, ALWAYS);
+  return cacheableAnswerInTurns(request, `tzdb-name-feed|atom|${name}`, 3600, async () => atom(await inTurns(nameFeed(request.data.history, name, builtAt(request)))), ATOM_TYPE, ALWAYS);
 }
 
 export function nameFeedJson(request: RouteRequest): Response | Promise<Response> {
   const name = anyReleaseName(request.data.history, nameParam(request.params[0]!));
-  return cacheableAnswerInTurns(request, `tzdb-name-feed|json|${name}`, 3600, async () => jsonFeed(await nameFeed(request.data.history, name, builtAt(request))), JSON_FEED_TYPE, ALWAYS);
+  return cacheableAnswerInTurns(request, `tzdb-name-feed|json|${name}`, 3600, async () => jsonFeed(await inTurns(nameFeed(request.data.history, name, builtAt(request)))), JSON_FEED_TYPE, ALWAYS);
 }
