@@ -52,3 +52,23 @@ test("40 releases named in turn: at most 32 releases' data kept at once", async 
   expect(state.data.releaseData.size).toBeLessThanOrEqual(32);
   expect(state.data.releaseData.evictions).toBeGreaterThan(0);
 });
+
+test("every older release's stores are in /metrics as one per store, and their counts never go down as releases' data are dropped", async () => {
+  const memoOf = (name: string) => state.metrics.snapshot().memos![`older_releases_${name}`]!;
+  const before = memoOf("addresses");
+  // The same address under one release: a miss, then a hit in that release's own `addresses` store.
+  for (let n = 0; n < 2; n++) expect((await handle(new Request("http://h/ip/8.8.8.8?tzdb=2018e"))).status).toBe(200);
+  const asked = memoOf("addresses");
+  expect(asked.misses).toBe(before.misses + 1);
+  expect(asked.hits).toBe(before.hits + 1);
+  expect(asked.entries).toBeGreaterThanOrEqual(1);
+  expect(asked.bytes).toBeGreaterThan(0);
+  // 40 other releases named: 2018e's data is dropped with its store, its counts stay.
+  for (const release of state.data.history.releases.map((r) => r.release).slice(60, 100)) {
+    expect((await handle(new Request(`http://h/timezone/Europe/London?tzdb=${release}`))).status).toBe(200);
+  }
+  expect(state.data.releaseData.get("2018e")).toBeUndefined();
+  const after = memoOf("addresses");
+  expect(after.hits).toBeGreaterThanOrEqual(asked.hits);
+  expect(after.misses).toBeGreaterThanOrEqual(asked.misses);
+});

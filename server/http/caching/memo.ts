@@ -30,6 +30,16 @@ export interface MemoStats {
   bytes: number;
 }
 
+/**
+ * A store's hits, misses and evictions since start: its own, or shared by stores that
+ * report as one (each older tzdb release's data has its own stores, reported together).
+ */
+export interface MemoTally {
+  hits: number;
+  misses: number;
+  evictions: number;
+}
+
 interface Entry<V> {
   value: V;
   bytes: number;
@@ -38,31 +48,42 @@ interface Entry<V> {
 export class Memo<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private used = 0;
-  hits = 0;
-  misses = 0;
-  evictions = 0;
+  readonly tally: MemoTally;
 
   /**
    * `bytesOf`: the bytes a value holds beyond the overhead (a body's size); 0 for small records.
    * `previous`: the store this one replaces (a reload of the data): its counts go on, and
    * what it held counts as evicted, so that /metrics' counters never go down.
+   * `tally`: counts shared with other stores reported as one (then `previous` is theirs to carry).
    */
-  constructor(readonly name: string, readonly bounds: MemoBounds, private readonly bytesOf: (value: V) => number = () => 0, previous?: Memo<V>) {
-    if (previous !== undefined) {
-      this.hits = previous.hits;
-      this.misses = previous.misses;
-      this.evictions = previous.evictions + previous.size;
-    }
+  constructor(readonly name: string, readonly bounds: MemoBounds, private readonly bytesOf: (value: V) => number = () => 0, previous?: Memo<V>, tally?: MemoTally) {
+    this.tally = tally ?? {
+      hits: previous?.hits ?? 0,
+      misses: previous?.misses ?? 0,
+      evictions: previous === undefined ? 0 : previous.evictions + previous.size,
+    };
+  }
+
+  get hits(): number {
+    return this.tally.hits;
+  }
+
+  get misses(): number {
+    return this.tally.misses;
+  }
+
+  get evictions(): number {
+    return this.tally.evictions;
   }
 
   /** The value kept under `key`, counted as a hit, or undefined, counted as a miss. Shared between requests: never change it. */
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) {
-      this.misses++;
+      this.tally.misses++;
       return undefined;
     }
-    this.hits++;
+    this.tally.hits++;
     return entry.value;
   }
 
@@ -80,20 +101,25 @@ export class Memo<V> {
 
   /** A hit that turned out not to hold (an answer about another second): counted as a miss instead. */
   stale(): void {
-    this.hits--;
-    this.misses++;
+    this.tally.hits--;
+    this.tally.misses++;
   }
 
   stats(): MemoStats {
-    return { hits: this.hits, misses: this.misses, evictions: this.evictions, entries: this.entries.size, bytes: this.used };
+    return { hits: this.tally.hits, misses: this.tally.misses, evictions: this.tally.evictions, entries: this.entries.size, bytes: this.used };
   }
 
   get size(): number {
     return this.entries.size;
   }
 
+  /** The values kept now (for reports: no hit counted). */
+  *values(): IterableIterator<V> {
+    for (const entry of this.entries.values()) yield entry.value;
+  }
+
   private clear(): void {
-    this.evictions += this.entries.size;
+    this.tally.evictions += this.entries.size;
     this.entries.clear();
     this.used = 0;
   }

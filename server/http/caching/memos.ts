@@ -4,7 +4,7 @@
 // not buy 3% on its route is not here.
 
 import type { ResolvedName } from "../../tz/zone-table.ts";
-import { Memo, type MemoBounds } from "./memo.ts";
+import { Memo, type MemoBounds, type MemoStats, type MemoTally } from "./memo.ts";
 import { releaseChangesBytes, type ReleaseChanges } from "../time-machine/changes-answer.ts";
 
 /** Which cached answer a URL was given (cacheable-answer.ts). */
@@ -73,22 +73,51 @@ export const URL_KEY = 256;
 /** An IPv6 address with an IPv4 tail is at most 45 characters; a point with 20 decimals each, about 50. */
 const PARAM_KEY = 64;
 
+/** The stores' shared counts, by store name: every older release's stores count as one (olderReleaseMemos). */
+export type MemoTallies = Map<string, MemoTally>;
+
 /**
  * `previous`: the memos of the data this load replaces, whose counts go on. `share`: the part
  * of each store's bounds they get. An older release's data (`?tzdb=`, api-data.ts) has memos
- * of its own, and there are 171 releases: each gets RELEASE_MEMO_SHARE.
+ * of its own, and there are 211 releases: each gets RELEASE_MEMO_SHARE, and counts in the
+ * `tallies` all older releases share.
  */
-export function createMemos(previous?: Memos, share = 1): Memos {
+export function createMemos(previous?: Memos, share = 1, tallies?: MemoTallies): Memos {
   const bounds = (b: MemoBounds): MemoBounds => share === 1 ? b : { ...b, maxEntries: Math.max(16, Math.floor(b.maxEntries * share)), maxBytes: Math.floor(b.maxBytes * share) };
-  return {
-    answerKeys: new Memo("answer_keys", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => 2 * v.key.length, previous?.answerKeys),
-    addresses: new Memo("addresses", bounds({ maxEntries: 4096, maxKeyLength: PARAM_KEY, maxBytes: 1 * MB }), (v) => 2 * v.shown.length, previous?.addresses),
-    points: new Memo("points", bounds({ maxEntries: 4096, maxKeyLength: PARAM_KEY, maxBytes: 1 * MB }), (v) => 16 * v.others.length, previous?.points),
-    timeapiZones: new Memo("timeapi_zones", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), undefined, previous?.timeapiZones),
-    clockLists: new Memo("clock_lists", bounds({ maxEntries: 1024, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => 8 * v.length, previous?.clockLists),
-    dialectAnswers: new Memo("dialect_answers", bounds({ maxEntries: 16_384, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => v.body.size + 2 * (v.acceptLanguage?.length ?? 0) + 360, previous?.dialectAnswers),
-    timezoneNames: new Memo("timezone_names", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 1 * MB }), (v) => v.bytes.length, previous?.timezoneNames),
-    // Room for every consecutive pair (the feeds and release pages: 15.8 MB for 211 releases) and a few far ones (up to 2.4 MB each).
-    releaseChanges: new Memo("release_changes", bounds({ maxEntries: 1024, maxKeyLength: PARAM_KEY, maxBytes: 24 * MB }), releaseChangesBytes, previous?.releaseChanges),
+  const tallyOf = (name: string): MemoTally | undefined => {
+    if (tallies === undefined) return undefined;
+    let tally = tallies.get(name);
+    if (tally === undefined) tallies.set(name, (tally = { hits: 0, misses: 0, evictions: 0 }));
+    return tally;
   };
+  return {
+    answerKeys: new Memo("answer_keys", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => 2 * v.key.length, previous?.answerKeys, tallyOf("answer_keys")),
+    addresses: new Memo("addresses", bounds({ maxEntries: 4096, maxKeyLength: PARAM_KEY, maxBytes: 1 * MB }), (v) => 2 * v.shown.length, previous?.addresses, tallyOf("addresses")),
+    points: new Memo("points", bounds({ maxEntries: 4096, maxKeyLength: PARAM_KEY, maxBytes: 1 * MB }), (v) => 16 * v.others.length, previous?.points, tallyOf("points")),
+    timeapiZones: new Memo("timeapi_zones", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), undefined, previous?.timeapiZones, tallyOf("timeapi_zones")),
+    clockLists: new Memo("clock_lists", bounds({ maxEntries: 1024, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => 8 * v.length, previous?.clockLists, tallyOf("clock_lists")),
+    dialectAnswers: new Memo("dialect_answers", bounds({ maxEntries: 16_384, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => v.body.size + 2 * (v.acceptLanguage?.length ?? 0) + 360, previous?.dialectAnswers, tallyOf("dialect_answers")),
+    timezoneNames: new Memo("timezone_names", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 1 * MB }), (v) => v.bytes.length, previous?.timezoneNames, tallyOf("timezone_names")),
+    // Room for every consecutive pair (the feeds and release pages: 15.8 MB for 211 releases) and a few far ones (up to 2.4 MB each).
+    releaseChanges: new Memo("release_changes", bounds({ maxEntries: 1024, maxKeyLength: PARAM_KEY, maxBytes: 24 * MB }), releaseChangesBytes, previous?.releaseChanges, tallyOf("release_changes")),
+  };
+}
+
+/**
+ * Every older release's stores as one per name (`older_releases_answer_keys`, ...): their
+ * shared counts, and the entries and bytes of the releases' data kept now.
+ */
+export function olderReleaseMemos(tallies: MemoTallies, kept: Iterable<Memos>): { name: string; stats(): MemoStats }[] {
+  const now = new Map<string, { entries: number; bytes: number }>();
+  for (const memos of kept) {
+    for (const memo of Object.values(memos)) {
+      const sum = now.get(memo.name) ?? { entries: 0, bytes: 0 };
+      const { entries, bytes } = memo.stats();
+      now.set(memo.name, { entries: sum.entries + entries, bytes: sum.bytes + bytes });
+    }
+  }
+  return [...tallies].map(([name, tally]) => ({
+    name: `older_releases_${name}`,
+    stats: () => ({ ...tally, entries: now.get(name)?.entries ?? 0, bytes: now.get(name)?.bytes ?? 0 }),
+  }));
 }

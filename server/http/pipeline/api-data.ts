@@ -12,7 +12,7 @@ import type { NamesTable } from "../../names/names-table.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
 import { ZoneNamer } from "../../names/zone-namer.ts";
 import { AnswerCache } from "../caching/answer-cache.ts";
-import { createMemos, MB, RELEASE_MEMO_SHARE, URL_KEY, type Memos } from "../caching/memos.ts";
+import { createMemos, MB, RELEASE_MEMO_SHARE, URL_KEY, type Memos, type MemoTallies } from "../caching/memos.ts";
 import { Memo } from "../caching/memo.ts";
 import { Responses } from "./responses.ts";
 import type { RequestClock } from "./request-clock.ts";
@@ -45,6 +45,8 @@ export interface ApiData extends Tables {
   memos: Memos;
   /** The same data answering from another release's zone table (`?tzdb=`, time-machine/with-tzdb.ts). */
   withZones: (zones: ZoneTable) => ApiData;
+  /** The counts every older release's memo stores share, by store (caching/memos.ts, olderReleaseMemos). */
+  releaseTallies: MemoTallies;
   /** `?tzdb=`: each release's data, made by withZones on first use and kept (time-machine/with-tzdb.ts). */
   releaseData: Memo<ApiData>;
   /** `?tzdb=`: a query naming a release -> that release's data and the query as its handler reads it (time-machine/with-tzdb.ts). */
@@ -70,21 +72,23 @@ const HSTS = "max-age=31536000; includeSubDomains";
 /** The tables made ready to answer from: headers carrying their version, the list ETag, the renderer's templates. */
 /** `previous`: the data this load replaces (a reload), whose memo counts go on. */
 /** `clock`: the request clock whose reading dates every answer (request-clock.ts). */
-/** `memoShare`: the part of each memo store's bounds this data gets (an older release's: RELEASE_MEMO_SHARE). */
-export function apiData(tables: Tables, tls: boolean, clock: RequestClock, answerCacheBytes = DEFAULT_ANSWER_CACHE_BYTES, previous?: ApiData, memoShare = 1): ApiData {
+/** `releaseTallies`: an older release's data, the counts its memo stores share with the other releases'. */
+export function apiData(tables: Tables, tls: boolean, clock: RequestClock, answerCacheBytes = DEFAULT_ANSWER_CACHE_BYTES, previous?: ApiData, releaseTallies?: MemoTallies): ApiData {
   // The data version: the release, and what the build wrote (the manifest's checksums and build
   // time; without a manifest, the names), so that an ETag changes whenever an answer may.
   const built = tables.manifest === null ? tables.zones.names.join("\n") : JSON.stringify(tables.manifest);
   const fingerprint = Bun.hash(`${ANSWER_FORMAT}\n${built}`).toString(36);
   const extraHeaders: Record<string, string> = tls ? { "Strict-Transport-Security": HSTS } : {};
+  const tallies: MemoTallies = releaseTallies ?? previous?.releaseTallies ?? new Map();
   return {
     ...tables,
     responses: new Responses(tables.zones.tzdbVersion, extraHeaders, clock),
     renderer: new TimeObjectRenderer(tables.zones),
     namer: new ZoneNamer(tables.zones, tables.names),
     answers: new AnswerCache(answerCacheBytes, `tz-${tables.zones.tzdbVersion}-${fingerprint}`),
-    memos: createMemos(previous?.memos, memoShare),
-    withZones: (zones) => apiData({ ...tables, zones }, tls, clock, RELEASE_ANSWER_CACHE_BYTES, undefined, RELEASE_MEMO_SHARE),
+    memos: releaseTallies === undefined ? createMemos(previous?.memos) : createMemos(undefined, RELEASE_MEMO_SHARE, releaseTallies),
+    withZones: (zones) => apiData({ ...tables, zones }, tls, clock, RELEASE_ANSWER_CACHE_BYTES, undefined, tallies),
+    releaseTallies: tallies,
     // Counted by the most its answer cache and memos may hold.
     releaseData: new Memo("tzdb_release_data", RELEASE_DATA_BOUNDS, () => RELEASE_DATA_BYTES, previous?.releaseData),
     releaseQueries: new Memo("tzdb_release_queries", RELEASE_QUERY_BOUNDS, (v) => 2 * v.query.length, previous?.releaseQueries),

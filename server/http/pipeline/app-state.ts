@@ -8,6 +8,7 @@ import { apiData, type Tables } from "./api-data.ts";
 import { RateLimiter } from "../limits/rate-limiter.ts";
 import { SharedRateLimiter } from "../limits/shared-rate-limiter.ts";
 import { ROUTE_LABELS } from "../routing/route-table.ts";
+import { olderReleaseMemos } from "../caching/memos.ts";
 import type { AppState, HttpConfig } from "../contract.ts";
 import { StaticSite } from "../bun/static-site.ts";
 import { RequestClock } from "./request-clock.ts";
@@ -35,6 +36,8 @@ export function createAppState(tables: Tables, clock: Clock, config: HttpConfig,
     instanceMetrics: null,
   };
   metrics.memoSources.push(() => [...Object.values(state.data.memos), state.data.releaseData, state.data.releaseQueries]);
+  // Each older release's data has stores of its own (a sixteenth of the bounds): reported together.
+  metrics.memoSources.push(() => olderReleaseMemos(state.data.releaseTallies, [...state.data.releaseData.values()].map((d) => d.memos)));
   metrics.memoSources.push(() => [deviceIntervalsOf(state.data.zones)]); // the device strings kept per stretch (device/device-intervals.ts)
   return state;
 }
