@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { storedReleases } from "../support/release-reference.ts";
 import { startTestServer } from "../support/test-server.ts";
-import { mirrorGitDir } from "../support/third-party.ts";
+import { ianaRepoFile, tabRows } from "../support/iana-repo.ts";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
@@ -20,18 +20,11 @@ const getJson = async (path: string) => {
   return { status: r.status, body: await r.json() as any };
 };
 
-/** A file of IANA's repository at `rev`; null where that tree lacks it. */
-function repoFile(rev: string, file: string): string | null {
-  const run = Bun.spawnSync(["git", "--git-dir", mirrorGitDir("eggert/tz"), "show", `${rev}:${file}`], { stderr: "pipe" });
-  return run.exitCode === 0 ? run.stdout.toString() : null;
-}
-
-const rows = (text: string | null) => (text ?? "").split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((l) => l.split("\t"));
 
 /** Code -> zone.tab's names for it (sorted), for every code of iso3166.tab. */
 function countryLists(rev: string): Map<string, string[]> {
-  const lists = new Map(rows(repoFile(rev, "iso3166.tab")).map(([code]) => [code!, [] as string[]]));
-  for (const [code, , name] of rows(repoFile(rev, "zone.tab"))) lists.get(code!)!.push(name!);
+  const lists = new Map(tabRows(ianaRepoFile(rev, "iso3166.tab")).map(([code]) => [code!, [] as string[]]));
+  for (const [code, , name] of tabRows(ianaRepoFile(rev, "zone.tab"))) lists.get(code!)!.push(name!);
   for (const names of lists.values()) names.sort();
   return lists;
 }
@@ -41,7 +34,7 @@ describe("/timezone?country=CC&tzdb=RELEASE: that release's zone.tab", () => {
   const commitOf = (release: string) => /\(([0-9a-f]{40})\)$/.exec(stored.find((r) => r.release === release)!.source)![1]!;
   const older = stored.slice(1).map((r) => r.release); // newest first; [0] is the default
   // The oldest release with a zone.tab (96k; those before had none), one between, two around 2022b's merges, the newest tag.
-  const oldestWithTabs = [...older].reverse().find((r) => repoFile(commitOf(r), "zone.tab") !== null)!;
+  const oldestWithTabs = [...older].reverse().find((r) => ianaRepoFile(commitOf(r), "zone.tab") !== null)!;
   const sample = [oldestWithTabs, older[Math.floor(older.length * 0.6)]!, "2019c", "2022b", older[0]!];
 
   test.each(sample)("%s: every code of its iso3166.tab lists its zone.tab's names", async (release) => {
@@ -94,7 +87,7 @@ describe("/timezone?country=CC&tzdb=RELEASE: that release's zone.tab", () => {
   });
 
   test("a release that had no zone.tab (those before 96k) has no country lists: a 404 naming it", async () => {
-    expect(repoFile(commitOf("96h"), "zone.tab")).toBeNull();
+    expect(ianaRepoFile(commitOf("96h"), "zone.tab")).toBeNull();
     const refused = await getJson("/timezone?country=AU&tzdb=96h");
     expect(refused.status).toBe(404);
     expect(refused.body.error).toContain("tzdb 96h has no zone.tab");

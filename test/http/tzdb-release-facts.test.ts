@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { storedReleases } from "../support/release-reference.ts";
 import { REPO_TZDB_DIR } from "../support/history-table.ts";
 import { startTestServer } from "../support/test-server.ts";
-import { mirrorGitDir } from "../support/third-party.ts";
+import { ianaRepoFile, tabRows } from "../support/iana-repo.ts";
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 beforeAll(async () => {
@@ -24,13 +24,6 @@ const getJson = async (path: string) => {
   return { status: r.status, body: await r.json() as any };
 };
 
-/** A file of IANA's repository at `commit`; null where that tree lacks it. */
-function repoFile(commit: string, file: string): string | null {
-  const run = Bun.spawnSync(["git", "--git-dir", mirrorGitDir("eggert/tz"), "show", `${commit}:${file}`], { stderr: "pipe" });
-  return run.exitCode === 0 ? run.stdout.toString() : null;
-}
-
-const rows = (text: string | null) => (text ?? "").split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((l) => l.split("\t"));
 
 /** ISO 6709 ±DDMM[SS] or ±DDDMM[SS] in degrees, to 5 decimals. */
 function degrees(text: string): number {
@@ -47,7 +40,7 @@ interface Expected {
 
 /** What a release's own tables say of each name they list. */
 function tablesOf(files: { zone1970: string | null; zoneTab: string; iso3166: string }): Map<string, Expected> {
-  const countryName = new Map(rows(files.iso3166).map(([code, name]) => [code!, name!]));
+  const countryName = new Map(tabRows(files.iso3166).map(([code, name]) => [code!, name!]));
   const out = new Map<string, Expected>();
   const add = (codes: string, coordinates: string, name: string, comment = "") => {
     if (out.has(name)) return; // zone1970.tab's row wins
@@ -57,8 +50,8 @@ function tablesOf(files: { zone1970: string | null; zoneTab: string; iso3166: st
       location: { latitude: degrees(coordinates.slice(0, split)), longitude: degrees(coordinates.slice(split)), comment },
     });
   };
-  for (const [codes, coordinates, name, comment] of rows(files.zone1970)) add(codes!, coordinates!, name!, comment);
-  for (const [code, coordinates, name, comment] of rows(files.zoneTab)) add(code!, coordinates!, name!, comment);
+  for (const [codes, coordinates, name, comment] of tabRows(files.zone1970)) add(codes!, coordinates!, name!, comment);
+  for (const [code, coordinates, name, comment] of tabRows(files.zoneTab)) add(code!, coordinates!, name!, comment);
   return out;
 }
 
@@ -85,14 +78,14 @@ describe("?tzdb=RELEASE: countries and coordinates as that release's .tab files 
   const stored = storedReleases();
   const commitOf = (release: string) => /\(([0-9a-f]{40})\)$/.exec(stored.find((r) => r.release === release)!.source)![1]!;
   const older = stored.slice(1).map((r) => r.release); // newest first; [0] is the default
-  const firstWith1970 = [...older].reverse().find((r) => repoFile(commitOf(r), "zone1970.tab") !== null)!;
+  const firstWith1970 = [...older].reverse().find((r) => ianaRepoFile(commitOf(r), "zone1970.tab") !== null)!;
   // The oldest with .tab files (96k: the releases before had none, their names no countries).
-  const oldestWithTabs = [...older].reverse().find((r) => repoFile(commitOf(r), "zone.tab") !== null)!;
+  const oldestWithTabs = [...older].reverse().find((r) => ianaRepoFile(commitOf(r), "zone.tab") !== null)!;
   const sample = [oldestWithTabs, older[Math.floor(older.length * 0.6)]!, firstWith1970, older[0]!];
 
   test.each(sample)("%s: every name's countries and location are its own zone1970.tab/zone.tab's", async (release) => {
     const commit = commitOf(release);
-    const tables = tablesOf({ zone1970: repoFile(commit, "zone1970.tab"), zoneTab: repoFile(commit, "zone.tab")!, iso3166: repoFile(commit, "iso3166.tab")! });
+    const tables = tablesOf({ zone1970: ianaRepoFile(commit, "zone1970.tab"), zoneTab: ianaRepoFile(commit, "zone.tab")!, iso3166: ianaRepoFile(commit, "iso3166.tab")! });
     const { names, withCountry, differences } = await compareAll(`?tzdb=${release}`, tables);
     console.log(`${release} (${commit.slice(0, 10)}): ${names} names, ${withCountry} with a country, ${differences.length} differences`);
     expect(differences.slice(0, 10)).toEqual([]);
@@ -101,12 +94,12 @@ describe("?tzdb=RELEASE: countries and coordinates as that release's .tab files 
 
   test("the sample spans the forms: regions before 2006, zone.tab alone, zone1970.tab", () => {
     expect(new Set(sample).size).toBe(4);
-    expect(repoFile(commitOf(sample[0]!), "zone1970.tab")).toBeNull();
-    expect(repoFile(commitOf(sample[1]!), "zone1970.tab")).toBeNull();
+    expect(ianaRepoFile(commitOf(sample[0]!), "zone1970.tab")).toBeNull();
+    expect(ianaRepoFile(commitOf(sample[1]!), "zone1970.tab")).toBeNull();
   });
 
   test("a release before 96k had no .tab files: its names answer no countries and no location", async () => {
-    expect(repoFile(commitOf("96h"), "zone.tab")).toBeNull();
+    expect(ianaRepoFile(commitOf("96h"), "zone.tab")).toBeNull();
     const { status, body: names } = await getJson("/timezone?tzdb=96h");
     expect(status).toBe(200);
     for (const name of names as string[]) {
