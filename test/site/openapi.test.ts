@@ -10,7 +10,7 @@ import { ClockCheck } from "../../server/ops/clock-check.ts";
 import { DIALECT_ROUTES } from "../../server/http/dialects/dialect-routes.ts";
 import { TIMEZONEDB_V1_ROW } from "../../server/http/dialects/timezonedb/v1-root.ts";
 import { startServer, type Service } from "../../server/process/service.ts";
-import { validate } from "../support/json-schema.ts";
+import { resolveRef, validate } from "../support/json-schema.ts";
 import { ROOT, testConfig } from "../support/test-server.ts";
 
 const openapi = JSON.parse(readFileSync(join(ROOT, "server", "http", "openapi.json"), "utf8"));
@@ -282,7 +282,7 @@ test("every documented status is produced, and every response fits its schema", 
     }
     const method = r.method ?? (openapi.paths[r.path].get ? "get" : "post");
     produced.add(`${r.path} ${method} ${r.status}`);
-    const documented = openapi.paths[r.path][method].responses[r.status];
+    const documented = resolveRef(openapi.paths[r.path][method].responses[r.status], openapi);
     const type = (response.headers.get("content-type") ?? "").split(";")[0]!;
     const media = documented.content?.[type];
     if (documented.content && !media) problems.push(`${r.url}: ${type} not documented for ${r.status}`);
@@ -320,4 +320,23 @@ test("/openapi.json serves the repository's document", async () => {
   expect(r.status).toBe(200);
   expect(r.headers.get("access-control-allow-origin")).toBe("*");
   expect(await r.json()).toEqual(openapi);
+});
+
+test("a parameter or answer several endpoints share is written once: every $ref names a component there is, and every component is used", () => {
+  const refs: string[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === "object") {
+      for (const [key, value] of Object.entries(node)) key === "$ref" ? refs.push(value as string) : walk(value);
+    }
+  };
+  walk(openapi);
+  expect(refs.filter((ref) => resolveRef({ $ref: ref }, openapi) === undefined)).toEqual([]);
+  const components = Object.entries(openapi.components as Record<string, object>).flatMap(([kind, all]) => Object.keys(all).map((name) => `#/components/${kind}/${name}`));
+  expect(components.filter((c) => !refs.includes(c))).toEqual([]);
+  // Written once: no parameter or answer object appears twice in full among the operations.
+  const inline = Object.values(openapi.paths).flatMap((item: any) => Object.values(item).flatMap((op: any) =>
+    [...(op.parameters ?? []), ...Object.values(op.responses ?? {})].filter((x: any) => x.$ref === undefined).map((x) => JSON.stringify(x))));
+  const repeated = inline.filter((x, i) => inline.indexOf(x) !== i && x.length >= 300);
+  expect(repeated).toEqual([]);
 });

@@ -6,9 +6,15 @@ type Schema = Record<string, any>;
 
 const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : Number.isInteger(v) ? "integer" : typeof v);
 
+/** The object a `$ref` names within `root` (an OpenAPI component: a schema, a parameter, an answer); the value itself if it is none. */
+export function resolveRef(value: any, root: Schema): any {
+  if (typeof value?.$ref !== "string") return value;
+  return (value.$ref as string).split("/").slice(1).reduce((o: any, k: string) => o?.[k], root);
+}
+
 export function validate(value: unknown, schema: Schema, root: Schema, at = "$"): string[] {
   if (schema.$ref) {
-    const target = (schema.$ref as string).split("/").slice(1).reduce((o: any, k: string) => o?.[k], root);
+    const target = resolveRef(schema, root);
     if (!target) return [`${at}: unresolved ${schema.$ref}`];
     return validate(value, target, root, at);
   }

@@ -17,12 +17,20 @@ export interface Operation {
 /** "post /api/Conversion/ConvertTimeZone" -> "post-api-conversion-converttimezone". */
 const slug = (method: string, path: string) => `${method}-${path}`.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 
+/** A parameter or answer several endpoints share is written once, under components (`$ref`): shown in place. */
+const inPlace = (value: any): any =>
+  typeof value?.$ref === "string" ? value.$ref.split("/").slice(1).reduce((node: any, key: string) => node[key], openapi) : value;
+
 export const operations: Operation[] = Object.entries(openapi.paths as Record<string, any>).flatMap(([path, item]) =>
   Object.entries(item as Record<string, any>).map(([method, op]) => ({
     id: op.operationId ?? slug(method, path),
     method: method.toUpperCase(),
     path: path.replace("{format}", ""),
-    op,
+    op: {
+      ...op,
+      parameters: op.parameters?.map(inPlace),
+      responses: Object.fromEntries(Object.entries(op.responses ?? {}).map(([status, answer]) => [status, inPlace(answer)])),
+    },
     dialect: (op.tags ?? []).some((t: string) => t.endsWith("dialect")),
   })));
 
