@@ -20,7 +20,12 @@ export class TzdbHistory {
   private readonly byRelease = new Map<string, number>();
   private readonly tables = new Map<string, ZoneTable>();
   private readonly stringOfName = new Map<string, number>();
-  private versions: ZoneTable | null = null;
+  /**
+   * Every stored version as one table, which each release's table points into. Made with the
+   * history (7 ms, 1 MB of heap): made on first use, it held the request that first named an
+   * older release, or the releases feed's walk, for those 7 ms at once.
+   */
+  private readonly versions: ZoneTable;
   /** The embedded table's strings, then each .tab facts row's three (row i at base + 3i). */
   private readonly strings: string[];
   private readonly factStringsBase: number;
@@ -32,6 +37,7 @@ export class TzdbHistory {
     this.releases = data.meta.releases;
     this.gaps = data.meta.gaps;
     this.allNames = data.meta.names;
+    this.versions = new ZoneTable(data.zones);
     this.releases.forEach((r, i) => this.byRelease.set(r.release, i));
     const names = data.zones.names;
     for (let o = 0; o < names.length; o += NAME_RECORD_INTS) this.stringOfName.set(data.zones.strings[names[o]!]!, names[o]!);
@@ -109,7 +115,6 @@ export class TzdbHistory {
     if (table === undefined) {
       const r = this.byRelease.get(release);
       if (r === undefined) return undefined;
-      this.versions ??= new ZoneTable(this.data.zones);
       table = new ZoneTable(this.releaseData(release, r), this.versions);
       this.tables.set(release, table);
     }
