@@ -25,14 +25,21 @@ function git(mirror: string, args: string[]): string {
 export function eraZic(commit: string, mirror = DEFAULT_MIRROR): string {
   const blob = git(mirror, ["rev-parse", `${commit}:zic.c`]).trim();
   const cache = join(tmpdir(), "zonetime-era-zic");
-  const binary = join(cache, `zic-${blob}`);
+  // Named by the build's flags too: a binary built otherwise is not reused.
+  const binary = join(cache, `zic-${blob}-fwrapv`);
   if (existsSync(binary)) return binary;
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, "build-"));
   try {
     const archive = Bun.spawnSync(["sh", "-c", `git --git-dir="$1" archive "$2" | tar -x -C "$3"`, "sh", mirror, commit, dir], { stderr: "pipe" });
     if (archive.exitCode !== 0) throw new Error(`extracting ${commit}: ${archive.stderr.toString()}`);
-    const sources = ["zic.c", "scheck.c", "ialloc.c"];
+    const zicSource = readFileSync(join(dir, "zic.c"), "utf8");
+    // scheck.c and ialloc.c were merged into zic.c in 2014.
+    const sources = ["zic.c", "scheck.c", "ialloc.c"].filter((f) => existsSync(join(dir, f)));
+    // From 2013 zic.c includes version.h, which its Makefile writes.
+    if (/#include "version\.h"/.test(zicSource) && !existsSync(join(dir, "version.h"))) {
+      writeFileSync(join(dir, "version.h"), 'static char const PKGVERSION[]="(tz) ";\nstatic char const TZVERSION[]="unknown";\nstatic char const REPORT_BUGS_TO[]="tz@iana.org";\n');
+    }
     // 92c-94h's Makefile links emkdir.o, whose source was never checked in: it made the
     // output's folders, which mkdir(2) does.
     if (/\bemkdir\.o\b/.test(readFileSync(join(dir, "Makefile"), "utf8"))) {
@@ -42,8 +49,12 @@ export function eraZic(commit: string, mirror = DEFAULT_MIRROR): string {
       sources.push("emkdir.c");
     }
     // K&R C of 1993-2009: gnu89, warnings off (implicit declarations, old-style
-    // definitions); the C library has strerror, which zic otherwise declares itself.
-    const cc = ["gcc", "-m32", "-std=gnu89", "-w", "-O", "-DHAVE_STRERROR=1", '-DTZDIR="/nonexistent"', "-o", "zic", ...sources];
+    // definitions); the C library has strerror, which zic otherwise declares itself. Its
+    // overflow checks test whether a signed sum wrapped (tadd, oadd): -fwrapv keeps them, as
+    // the era's compilers did (with -O, gcc drops them and 1891 compares after 1911).
+    // A zic that computes with its own 64-bit zic_t (2005 on) is built natively.
+    const width = /\bzic_t\b/.test(zicSource) ? [] : ["-m32"];
+    const cc = ["gcc", ...width, "-std=gnu89", "-w", "-fwrapv", "-DHAVE_STRERROR=1", '-DTZDIR="/nonexistent"', "-o", "zic", ...sources];
     const r = Bun.spawnSync(cc, { cwd: dir, stdout: "pipe", stderr: "pipe" });
     if (r.exitCode !== 0) throw new Error(`building zic.c ${blob} (${commit}): ${r.stderr.toString()}`);
     renameSync(join(dir, "zic"), binary);

@@ -1,7 +1,9 @@
 // The reference for any tzdb release served: its committed zic input (data/tzdb-releases,
-// read back as the build reads it) compiled by the machine's zic, once per test run.
+// read back as the build reads it) compiled by the machine's zic, once per test run; for
+// the releases our reader refused until it learnt what their own zic did (issue 33), by
+// the zic of their time, built from IANA's repository at the release's commit.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readStoredReleases, type StoredRelease } from "../../scripts/tzdb/history/release-store.ts";
@@ -9,7 +11,9 @@ import { REPO_TZDB_DIR } from "./history-table.ts";
 import { formatOffset } from "../../server/core/time-format.ts";
 import { requireTool, yearStart, zdumpHistories, type ClockState, type ZoneHistory } from "./zic-reference.ts";
 import { zdumpVerbose, type VerboseChange } from "./zdump-verbose.ts";
-import { mirrorFile } from "./third-party.ts";
+import { mirrorFile, mirrorGitDir } from "./third-party.ts";
+import { eraZic } from "../../scripts/tzdb/era-zic.ts";
+import { differingFiles, LAST_ZIC_TAKING_TWINS, repeatedRuleLines, writeWithout } from "./twin-rules.ts";
 
 let stored: StoredRelease[] | null = null;
 
@@ -21,17 +25,57 @@ export function storedReleases(): StoredRelease[] {
 
 const compiled = new Map<string, string>();
 
-/** A TZDIR holding `release` as the machine's zic compiles it. */
+/** How each release's reference was made: today's zic, the era's, or today's without twin Rules. */
+const kinds = new Map<string, "today" | "era" | "twin-free">();
+export const referenceKind = (release: string) => kinds.get(release);
+
+function runZic(zic: string[], input: string, out: string): { ok: boolean; stderr: string } {
+  const result = Bun.spawnSync([...zic, "-d", out, input], { stderr: "pipe" });
+  return { ok: result.exitCode === 0, stderr: result.stderr.toString() };
+}
+
+/** A TZDIR holding `release` as its reference compiles it: the machine's zic, but for the releases below. */
 export function zicRelease(release: string): string {
   const known = compiled.get(release);
   if (known) return known;
   const source = storedReleases().find((r) => r.release === release);
   if (!source) throw new Error(`release ${release} is not served`);
   const dir = mkdtempSync(join(tmpdir(), `zonetime-zic-${release}-`));
-  writeFileSync(join(dir, "tzdata.zi"), source.text);
+  const input = join(dir, "tzdata.zi");
+  writeFileSync(input, source.text);
   const out = join(dir, "zoneinfo");
-  const result = Bun.spawnSync([requireTool("zic"), ...yearTypeScript(source, dir), ...spacedAbbreviations(source), "-d", out, join(dir, "tzdata.zi")], { stderr: "pipe" });
-  if (result.exitCode !== 0) throw new Error(`zic ${release}: ${result.stderr.toString()}`);
+  const yearTypes = yearTypeScript(source, dir);
+  if (ERA_REFERENCE.has(release)) {
+    // The era's zic has no -r and writes no TZ string: spaced abbreviations need no help there.
+    const era = runZic([eraZic(commitOf(source), mirrorGitDir("eggert/tz")), ...yearTypes], input, out);
+    if (!era.ok) throw new Error(`the zic of ${release}: ${era.stderr}`);
+    kinds.set(release, "era");
+  } else {
+    const today = [requireTool("zic"), ...yearTypes, ...spacedAbbreviations(source)];
+    const first = runZic(today, input, out);
+    if (!first.ok && !first.stderr.includes("two rules for same instant")) throw new Error(`zic ${release}: ${first.stderr}`);
+    if (!first.ok) {
+      rmSync(out, { recursive: true, force: true });
+      const mirror = mirrorGitDir("eggert/tz");
+      const taking = runZic([eraZic(LAST_ZIC_TAKING_TWINS, mirror), ...yearTypes], input, out);
+      if (!taking.ok) throw new Error(`the last zic taking twin Rules, on ${release}: ${taking.stderr}`);
+      const copies = repeatedRuleLines(source.text);
+      const withoutCopies = join(dir, "without-copies.zi");
+      writeWithout(source.text, copies, withoutCopies);
+      const own = eraZic(commitOf(source), mirror);
+      const [withTrees, withoutTree] = [join(dir, "own-with"), join(dir, "own-without")];
+      for (const [file, tree] of [[input, withTrees], [withoutCopies, withoutTree]] as const) {
+        const era = runZic([own, ...yearTypes], file, tree);
+        if (!era.ok) throw new Error(`the zic of ${release} on ${file}: ${era.stderr}`);
+      }
+      const differ = differingFiles(withTrees, withoutTree);
+      if (copies.size === 0 || differ.length > 0) throw new Error(`the zic of ${release} compiles ${differ.slice(0, 5).join(", ")} otherwise without its ${copies.size} copied Rule lines`);
+      kinds.set(release, "twin-free");
+    } else {
+      kinds.set(release, "today");
+    }
+  }
+  ranges.set(release, kinds.get(release) === "twin-free" ? TWIN_FREE_RANGE : isVersion1(out) ? V1_RANGE : FULL_RANGE);
   compiled.set(release, out);
   return out;
 }
@@ -43,15 +87,58 @@ export function zicRelease(release: string): string {
  */
 function yearTypeScript(source: StoredRelease, dir: string): string[] {
   if (!/^R(?:ule)?\s+\S+\s+\S+\s+\S+\s+(?!-\s)\S+\s/m.test(source.text)) return [];
-  const commit = /\(([0-9a-f]{40})\)$/.exec(source.source)?.[1];
-  if (commit === undefined) throw new Error(`${source.release}: its Rules have year types but its source names no commit to take yearistype.sh from`);
   const script = join(dir, "yearistype.sh");
-  writeFileSync(script, mirrorFile("eggert/tz", "yearistype.sh", commit), { mode: 0o755 });
+  writeFileSync(script, mirrorFile("eggert/tz", "yearistype.sh", commitOf(source)), { mode: 0o755 });
   return ["-y", script];
 }
 
+/** The commit of IANA's repository a release was imported from. */
+function commitOf(source: StoredRelease): string {
+  const commit = /\(([0-9a-f]{40})\)$/.exec(source.source)?.[1];
+  if (commit === undefined) throw new Error(`${source.release}: its source names no commit of IANA's repository`);
+  return commit;
+}
+
+/**
+ * The releases our reader refused until issue 33 that today's zic takes: 1999g, 1999i and
+ * 2009u (a SAVE "-"), 2008d (Sofia's rule firing at its zone line's UNTIL). Their reference
+ * is the zic of their own time (scripts/tzdb/era-zic.ts); 1999's wrote TZif version 1,
+ * whose 32-bit times hold 1901-12-13T20:45:52Z to 2038-01-19T03:14:07Z only
+ * (`referenceRange`). The 23 of 93g-96f, whose twin Rules today's zic refuses: twin-rules.ts.
+ */
+export const ERA_REFERENCE: ReadonlySet<string> = new Set(["2009u", "2008d", "1999i", "1999g"]);
+
+/**
+ * Every reference's range, 1800-2100: `lo` and `hi` in seconds (end exclusive), and the years
+ * to ask zdump -v for (`-c loYear,hiYear`)...
+ */
+export interface ReferenceRange { lo: number; hi: number; loYear: number; hiYear: number }
+export const FULL_RANGE: ReferenceRange = { lo: Date.UTC(1800, 0, 1) / 1000, hi: Date.UTC(2101, 0, 1) / 1000, loYear: 1800, hiYear: 2101 };
+/** ...but a TZif version 1 file's (the era's zic before 2005): 32-bit times, 1901-12-13T20:45:52Z to 2038-01-19T03:14:07Z. */
+const V1_RANGE: ReferenceRange = { ...FULL_RANGE, lo: -(2 ** 31), hi: 2 ** 31 };
+/**
+ * ...and through 2036 for the releases with twin Rules (twin-rules.ts): the last zic that
+ * took them (2015) has no -r, so for 93g-96f's abbreviations with a space it writes a TZ
+ * string glibc refuses, and zdump prints nonsense from the last change it lists (in 2037).
+ */
+const TWIN_FREE_RANGE: ReferenceRange = { ...FULL_RANGE, hi: Date.UTC(2037, 0, 1) / 1000, hiYear: 2037 };
+
+const ranges = new Map<string, ReferenceRange>();
+
+function isVersion1(tzdir: string): boolean {
+  const first = (readdirSync(tzdir, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[]).find((e) => !e.isDirectory())!;
+  return readFileSync(join(first.parentPath, first.name))[4] === 0;
+}
+
+/** The range (seconds, end exclusive) a compiled release's reference answers for. */
+export function referenceRange(release: string): ReferenceRange {
+  const range = ranges.get(release);
+  if (range === undefined) throw new Error(`release ${release} has not been compiled`);
+  return range;
+}
+
 /** 2101-01-01T00:00:00Z, where every reference stops. */
-const END_OF_REFERENCE = Date.UTC(2101, 0, 1) / 1000;
+const END_OF_REFERENCE = FULL_RANGE.hi;
 
 /**
  * 92c-96h wrote abbreviations with a space ("WGT DST", or a LETTER " DST"): zic puts them in
