@@ -13,7 +13,7 @@ import { requireTool, yearStart, zdumpHistories, type ClockState, type ZoneHisto
 import { zdumpVerbose, type VerboseChange } from "./zdump-verbose.ts";
 import { mirrorFile, mirrorGitDir } from "./third-party.ts";
 import { eraZic } from "../../scripts/tzdb/era-zic.ts";
-import { differingFiles, LAST_ZIC_TAKING_TWINS, repeatedRuleLines, writeWithout } from "./twin-rules.ts";
+import { differingFiles, repeatedRuleLines, writeWithout } from "./twin-rules.ts";
 
 let stored: StoredRelease[] | null = null;
 
@@ -25,8 +25,8 @@ export function storedReleases(): StoredRelease[] {
 
 const compiled = new Map<string, string>();
 
-/** How each release's reference was made: today's zic, the era's, or today's without twin Rules. */
-const kinds = new Map<string, "today" | "era" | "twin-free">();
+/** How each release's reference was made: today's zic, the era's, or today's without copied Rules. */
+const kinds = new Map<string, "today" | "era" | "without-copies">();
 export const referenceKind = (release: string) => kinds.get(release);
 
 function runZic(zic: string[], input: string, out: string): { ok: boolean; stderr: string } {
@@ -55,27 +55,28 @@ export function zicRelease(release: string): string {
     const first = runZic(today, input, out);
     if (!first.ok && !first.stderr.includes("two rules for same instant")) throw new Error(`zic ${release}: ${first.stderr}`);
     if (!first.ok) {
+      // The release's own zic gives the same bytes with and without the copied Rule lines...
       rmSync(out, { recursive: true, force: true });
-      const mirror = mirrorGitDir("eggert/tz");
-      const taking = runZic([eraZic(LAST_ZIC_TAKING_TWINS, mirror), ...yearTypes], input, out);
-      if (!taking.ok) throw new Error(`the last zic taking twin Rules, on ${release}: ${taking.stderr}`);
       const copies = repeatedRuleLines(source.text);
       const withoutCopies = join(dir, "without-copies.zi");
       writeWithout(source.text, copies, withoutCopies);
-      const own = eraZic(commitOf(source), mirror);
-      const [withTrees, withoutTree] = [join(dir, "own-with"), join(dir, "own-without")];
-      for (const [file, tree] of [[input, withTrees], [withoutCopies, withoutTree]] as const) {
+      const own = eraZic(commitOf(source), mirrorGitDir("eggert/tz"));
+      const [withTree, withoutTree] = [join(dir, "own-with"), join(dir, "own-without")];
+      for (const [file, tree] of [[input, withTree], [withoutCopies, withoutTree]] as const) {
         const era = runZic([own, ...yearTypes], file, tree);
         if (!era.ok) throw new Error(`the zic of ${release} on ${file}: ${era.stderr}`);
       }
-      const differ = differingFiles(withTrees, withoutTree);
+      const differ = differingFiles(withTree, withoutTree);
       if (copies.size === 0 || differ.length > 0) throw new Error(`the zic of ${release} compiles ${differ.slice(0, 5).join(", ")} otherwise without its ${copies.size} copied Rule lines`);
-      kinds.set(release, "twin-free");
+      // ...and today's takes the source without them.
+      const second = runZic(today, withoutCopies, out);
+      if (!second.ok) throw new Error(`zic ${release} without its ${copies.size} copied Rule lines: ${second.stderr}`);
+      kinds.set(release, "without-copies");
     } else {
       kinds.set(release, "today");
     }
   }
-  ranges.set(release, kinds.get(release) === "twin-free" ? TWIN_FREE_RANGE : isVersion1(out) ? V1_RANGE : FULL_RANGE);
+  ranges.set(release, isVersion1(out) ? V1_RANGE : FULL_RANGE);
   compiled.set(release, out);
   return out;
 }
@@ -104,7 +105,7 @@ function commitOf(source: StoredRelease): string {
  * 2009u (a SAVE "-"), 2008d (Sofia's rule firing at its zone line's UNTIL). Their reference
  * is the zic of their own time (scripts/tzdb/era-zic.ts); 1999's wrote TZif version 1,
  * whose 32-bit times hold 1901-12-13T20:45:52Z to 2038-01-19T03:14:07Z only
- * (`referenceRange`). The 23 of 93g-96f, whose twin Rules today's zic refuses: twin-rules.ts.
+ * (`referenceRange`). 95m-96f, whose copied Rules today's zic refuses: twin-rules.ts.
  */
 export const ERA_REFERENCE: ReadonlySet<string> = new Set(["2009u", "2008d", "1999i", "1999g"]);
 
@@ -116,13 +117,6 @@ export interface ReferenceRange { lo: number; hi: number; loYear: number; hiYear
 export const FULL_RANGE: ReferenceRange = { lo: Date.UTC(1800, 0, 1) / 1000, hi: Date.UTC(2101, 0, 1) / 1000, loYear: 1800, hiYear: 2101 };
 /** ...but a TZif version 1 file's (the era's zic before 2005): 32-bit times, 1901-12-13T20:45:52Z to 2038-01-19T03:14:07Z. */
 const V1_RANGE: ReferenceRange = { ...FULL_RANGE, lo: -(2 ** 31), hi: 2 ** 31 };
-/**
- * ...and through 2036 for the releases with twin Rules (twin-rules.ts): the last zic that
- * took them (2015) has no -r, so for 93g-96f's abbreviations with a space it writes a TZ
- * string glibc refuses, and zdump prints nonsense from the last change it lists (in 2037).
- */
-const TWIN_FREE_RANGE: ReferenceRange = { ...FULL_RANGE, hi: Date.UTC(2037, 0, 1) / 1000, hiYear: 2037 };
-
 const ranges = new Map<string, ReferenceRange>();
 
 function isVersion1(tzdir: string): boolean {

@@ -1,18 +1,14 @@
-// 93g-96f define Rules twice (Egypt's copied from africa into asia, Russia's in both asia and
-// europe): twins fire at one instant, which today's zic refuses ("two rules for same
-// instant", since 2015f). Our reader takes them when each twin sets the same clock
-// (scripts/tzdb/history/repeated-rules.ts): both fire, the second changes nothing. The
-// reference for such a release is made of two zics built from IANA's repository:
-// - the last zic that took twins (the parent of commit 5b8a5898, "Two rules can't take effect
-//   at the same time"), today's zic but for that check, over 1800-2100 as for every release;
-// - the release's own zic, which must give the same bytes with and without the Rule lines
-//   that repeat an earlier one word for word: what it did with the copies is dropping them.
+// 95m-96f copy Egypt's rules from africa into asia and define Russia's word for word in both
+// asia and europe: the copies fire at the same instants as the originals, which today's zic
+// refuses ("two rules for same instant", since 2015f). Our reader takes such copies
+// (scripts/tzdb/history/repeated-rules.ts): the second firing changes nothing. The reference
+// for such a release is made of two zics:
+// - the release's own zic (scripts/tzdb/era-zic.ts), which took the copies: its output must
+//   be the same bytes with and without them, so what it did with them is dropping them;
+// - today's zic on the source without them, over 1800-2100 as for every release.
 
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-
-/** The commit whose zic still took two rules at one instant: the parent of 5b8a5898. */
-export const LAST_ZIC_TAKING_TWINS = "9b533f2a270af30df880b139f68ef5b08ebb3f59";
 
 /** The lines (1-based) of Rule lines that repeat an earlier one word for word. */
 export function repeatedRuleLines(text: string): Set<number> {

@@ -5,10 +5,10 @@
 // zdump's scan is the cost (about 0.1 s of CPU per zone), so each distinct pair (our
 // compiled version, zic's TZif bytes) is compared once: equal pairs answer identically. About
 // 3 minutes of CPU; up to 15 minutes of wall time on the shared 2-core machine under load.
-// The 27 releases our reader refused until issue 33 have other references, built from IANA's
-// repository (test/support/release-reference.ts): 1999g, 1999i, 2008d and 2009u the zic of
-// their own time; 93g-96f, whose twin Rules today's zic refuses, the last zic that took them,
-// with their own zic's proof that the copies changed nothing (test/support/twin-rules.ts).
+// 10 releases our reader refused until issue 33 have other references, built with zics from
+// IANA's repository (test/support/release-reference.ts): 1999g, 1999i, 2008d and 2009u the
+// zic of their own time; 95m-96f, whose copied Rules today's zic refuses, today's zic without
+// the copies, with their own zic's proof that the copies changed nothing (twin-rules.ts).
 
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
@@ -96,10 +96,10 @@ describe("every tzdb release against zic + zdump -v", () => {
       [...byKind].map(([k, v]) => `${k} ${v.releases} releases (${v.names} names)`).join(", "));
     expect(differences.slice(0, 40)).toEqual([]);
     expect(stored.length).toBeGreaterThanOrEqual(238);
-    // The 27 our reader refused until issue 33: 4 against the zic of their own time, 23 (93g-96f,
-    // twin Rules) against today's without the twins, which their own zic shows change nothing.
+    // 10 our reader refused until issue 33: 4 against the zic of their own time, 6 (95m-96f,
+    // copied Rules) against today's without the copies, which their own zic shows change nothing.
     expect(byKind.get("era")?.releases).toBe(4);
-    expect(byKind.get("twin-free")?.releases).toBe(23);
+    expect(byKind.get("without-copies")?.releases).toBe(6);
     // From IANA's history without tags: the 50 releases of 2006a-2012d, the 33 of 2000f-2005r,
     // and the 40 of 92c-2000e, whose Rules have year types (zic ran their yearistype.sh).
     expect(stored.filter((r) => compareReleases(r.release, "2012e") < 0).length).toBeGreaterThanOrEqual(150);
