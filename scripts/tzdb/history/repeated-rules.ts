@@ -4,8 +4,8 @@
 // releases, scripts/tzdb/era-zic.ts) added both firings, and a firing of the same type as
 // the one before it changes nothing (its addtt). Where the twins are the same rule word for
 // word, the zic of the time gives the same bytes with and without the copy (checked by
-// test/support/twin-rules.ts), and so does our compiler, which drops the second firing as a
-// change of nothing: those releases (95m-96f) are served. Twins that differ in SAVE or
+// test/support/twin-rules.ts), and our reader drops such copies (scripts/tzdb/resolve.ts):
+// those releases (95m-96f) are served. Twins that differ in SAVE or
 // LETTER, or in AT (93g-95l: asia's Russia rules change at 2:00 and 3:00 wall time, europe's
 // at 2:00s, one instant only while DST is in force), stay refused: the zic of the time took
 // them, but its output differs from today's zic elsewhere (Belize's first change named LMT),
