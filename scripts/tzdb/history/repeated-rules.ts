@@ -8,7 +8,7 @@
 // those releases (95m-96f) are served. Twins that differ in SAVE or
 // LETTER, or in AT (93g-95l: asia's Russia rules change at 2:00 and 3:00 wall time, europe's
 // at 2:00s, one instant only while DST is in force), stay refused: the zic of the time took
-// them, but its output differs from today's zic elsewhere (Belize's first change named LMT),
+// them, but its output differs from today's zic elsewhere (96f's names Belize's first change LMT),
 // and today's refuses them, so no reference here can check our answer.
 
 import type { RuleLine, TzSource } from "../parse.ts";
