@@ -1,9 +1,10 @@
 // The zic of a release's own time, built from IANA's repository at that release's commit:
-// the reference for the releases today's zic refuses (93g-96f's Rules that fire twice at one
-// instant, 1999g-i's and 2009u's SAVE "-", 2008d's Sofia). Built as the era built it, with
-// a 32-bit time_t (`gcc -m32`, Debian's gcc-multilib): zic before 2005 computed with time_t
-// and wrote TZif version 1 (32-bit times, 1901-12-13 to 2038-01-19); on a 64-bit time_t its
-// overflow checks fail and times before 1901 wrap around. Each distinct zic.c is built once
+// what shows how it read what our reader once refused (95m-96f's copied Rules, 1999g-i's and
+// 2009u's SAVE "-", 2008d's Sofia; test/support/release-reference.ts). Built as the era built
+// it, with a 32-bit time_t (`gcc -m32`, Debian's gcc-multilib): zic before 2005 computed with
+// time_t and wrote TZif version 1 (32-bit times, 1901-12-13 to 2038-01-19); on a 64-bit
+// time_t its overflow checks fail and times before 1901 wrap around. Before 96h its files
+// have no "TZif" magic, which glibc's reader wants: compare its files' bytes, not zdump's. Each distinct zic.c is built once
 // into a temporary folder named by its git blob hash, never into the repository.
 // `bun scripts/tzdb/era-zic.ts COMMIT [--mirror DIR]` prints the binary's path.
 
