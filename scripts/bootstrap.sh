@@ -3,7 +3,7 @@
 # pinned packages, and with --test the system tools the tests use as references or
 # drivers (zic and zdump from libc-bin, make and awk for IANA's Makefile, openssl, curl,
 # python3, wrk, slowhttptest, faketime for the clock-offset clients, gcc, g++ and musl-gcc
-# for the device TZ harness and the guide's Arduino sketch, Debian's Chromium for the
+# for the device TZ harness and the guide's Arduino sketch, gcc-multilib for the zic of 1993-2004, Debian's Chromium for the
 # browser tests, for the deployment tests podman with runc and podman-compose, debootstrap (the stand-in
 # base image), catatonit (podman kube play's pause image), redis-server, nginx and varnish, python3-feedparser for the tzdb feeds, and libcjson, python3-requests, jq, PHP (with
 # Guzzle), Perl with LWP, CHI and JSON::MaybeXS, a JDK with OkHttp, Gson and OpenCensus jars and Go with uuid, x/time and
@@ -31,6 +31,9 @@ if $want_test_tools; then
   # The dialects' real clients (test/http/dialects/): SenseCAP's C parser, the Python SDKs' requests.
   need gcc gcc
   [ -f /usr/include/cjson/cJSON.h ] || missing+=(libcjson-dev)
+  # The zic of 1993-2004, built from IANA's repository with a 32-bit time_t (gcc -m32) as the
+  # reference for the releases of its time (scripts/tzdb/era-zic.ts).
+  { [ -f /usr/lib32/crt1.o ] && compgen -G "/usr/lib/gcc/x86_64-linux-gnu/*/32" >/dev/null; } || missing+=(gcc-multilib)
   python3 -c 'import requests' 2>/dev/null || missing+=(python3-requests)
   # The tzdb release feeds are read by a real feed reader (test/http/tzdb-feeds.test.ts).
   /usr/bin/python3 -c 'import feedparser' 2>/dev/null || missing+=(python3-feedparser)

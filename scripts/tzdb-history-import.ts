@@ -28,7 +28,8 @@ import { repeatedRule } from "./tzdb/history/repeated-rules.ts";
 
 /**
  * Why our zic reader or compiler refuses a release's input, or null when it takes it. Old
- * releases have typos that were fixed days later; we leave those releases out as gaps.
+ * releases have typos that were fixed days later: those zic read in a way a reference can
+ * check (SAVE "-", a copied Rule) are taken; the others are left out as gaps.
  */
 function refusal(release: string, text: string): string | null {
   try {
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
     const { text, form, tabs } = zicInputOfTag(mirror, tag, rev);
     const refused = refusal(tag, text);
     if (refused !== null) {
-      // 2009u's SAVE "-", 2008d's Sofia, 93g-96f's rules twice at one instant: gaps, not workarounds.
+      // 93g-95l's Russia rules firing twice on one day (repeated-rules.ts): gaps, not workarounds.
       gapRows.push({ release: tag, reason: `its source is refused by our zic reader: ${refused}` });
       console.log(`${tag}: left out: ${refused}`);
       continue;

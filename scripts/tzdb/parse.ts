@@ -171,6 +171,9 @@ function parseSave(text: string, fail: (reason: string) => never): { save: numbe
   if (last === "s" || last === "d") {
     return { save: parseDuration(text.slice(0, -1), "SAVE", fail), isdst: last === "d" };
   }
+  // A lone "-" (1999g-i's Tonga and 2009u's Dhaka rules, typos fixed days later): zic's
+  // gethms() reads it as 0, the host's zic as the era's (scripts/tzdb/era-zic.ts) do.
+  if (text === "-") return { save: 0, isdst: false };
   const save = parseDuration(text, "SAVE", fail);
   return { save, isdst: save !== 0 };
 }

@@ -24,10 +24,24 @@ export interface ZoneTableSource {
   version: string | null;
 }
 
+/**
+ * Whether a Rule line says word for word what an earlier one says (95m-96f copy Egypt's rules
+ * from africa into asia, Russia's are the same in asia and europe). Today's zic refuses the
+ * copies ("two rules for same instant"); the zic of those releases kept the first and found
+ * the copy's firing a change of nothing (its addtt drops a type equal to the last one, even
+ * when the copy, timed with the DST the first just started, falls an hour earlier). Its
+ * output is the same bytes without the copies (test/support/twin-rules.ts): so is ours.
+ */
+const copies = (a: RuleLine, b: RuleLine) =>
+  a.from === b.from && a.to === b.to && a.yearType === b.yearType && a.month === b.month &&
+  a.daySpec.kind === b.daySpec.kind && a.daySpec.day === b.daySpec.day && a.daySpec.weekday === b.daySpec.weekday &&
+  a.at === b.at && a.atType === b.atType && a.save === b.save && a.isdst === b.isdst && a.letters === b.letters;
+
 export function resolveTzSource(source: TzSource): ZoneTableSource {
   const rulesByName = new Map<string, RuleLine[]>();
   for (const rule of source.rules) {
     const list = rulesByName.get(rule.name);
+    if (list?.some((earlier) => copies(earlier, rule))) continue;
     if (list) list.push(rule);
     else rulesByName.set(rule.name, [rule]);
   }

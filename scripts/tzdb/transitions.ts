@@ -156,7 +156,10 @@ function posixStart(added: readonly Transition[], nonPosixLimit: number): number
 /**
  * zic's writezone() "Optimize" pass: sort by time; a transition whose local time is not
  * after the previous transition's local time overwrites it; one that changes nothing
- * is dropped.
+ * is dropped. Two transitions at one instant (2008d's Sofia: a rule's firing and the zone
+ * line's UNTIL, both 1945-04-02T01:00Z) both stay in zic's file, and a TZif reader answers
+ * the later one there: the later overwrites the earlier, as zdump reads zic's output of
+ * 2008d (today's and the era's).
  */
 function optimize(added: Transition[], firstType: LocalTimeType): Transition[] {
   const sorted = added.map((t, i) => ({ t, i })).sort((a, b) => a.t.at - b.t.at || a.i - b.i).map((x) => x.t);
@@ -165,6 +168,12 @@ function optimize(added: Transition[], firstType: LocalTimeType): Transition[] {
     if (out.length > 0) {
       const prev = out[out.length - 1]!;
       const before = out.length === 1 ? firstType : out[out.length - 2]!.type;
+      if (t.at === prev.at) {
+        // The earlier of the two is never in force; if the later one changes nothing, neither stays.
+        if (out.length > 1 && sameType(before, t.type)) out.pop();
+        else out[out.length - 1] = { at: prev.at, type: t.type };
+        continue;
+      }
       if (t.at + prev.type.utoff <= prev.at + before.utoff) {
         out[out.length - 1] = { at: prev.at, type: t.type };
         continue;

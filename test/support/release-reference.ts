@@ -1,5 +1,7 @@
 // The reference for any tzdb release served: its committed zic input (data/tzdb-releases,
-// read back as the build reads it) compiled by the machine's zic, once per test run.
+// read back as the build reads it) compiled by the machine's zic, once per test run. The
+// releases our reader refused until it learnt what their own zic did (issue 33) are also
+// compiled by the zic of their time, built from IANA's repository at the release's commit.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +11,9 @@ import { REPO_TZDB_DIR } from "./history-table.ts";
 import { formatOffset } from "../../server/core/time-format.ts";
 import { requireTool, yearStart, zdumpHistories, type ClockState, type ZoneHistory } from "./zic-reference.ts";
 import { zdumpVerbose, type VerboseChange } from "./zdump-verbose.ts";
-import { mirrorFile } from "./third-party.ts";
+import { mirrorFile, mirrorGitDir } from "./third-party.ts";
+import { eraZic } from "../../scripts/tzdb/era-zic.ts";
+import { differingFiles, repeatedRuleLines, writeWithout } from "./twin-rules.ts";
 
 let stored: StoredRelease[] | null = null;
 
@@ -21,19 +25,82 @@ export function storedReleases(): StoredRelease[] {
 
 const compiled = new Map<string, string>();
 
-/** A TZDIR holding `release` as the machine's zic compiles it. */
+/** How each release's reference was made: today's zic (also checked against the era's), or today's without copied Rules. */
+const kinds = new Map<string, "today" | "today, era-checked" | "without-copies">();
+export const referenceKind = (release: string) => kinds.get(release);
+
+function runZic(zic: string[], input: string, out: string): { ok: boolean; stderr: string } {
+  const result = Bun.spawnSync([...zic, "-d", out, input], { stderr: "pipe" });
+  return { ok: result.exitCode === 0, stderr: result.stderr.toString() };
+}
+
+/**
+ * Releases our reader refused until issue 33 that today's zic takes: 1999g, 1999i and 2009u
+ * (a Rule's SAVE "-", in Tonga's and Dhaka's rules) and 2008d (Sofia's rule firing at its
+ * zone line's UNTIL). Their reference is today's zic, as for every release; the zone the
+ * quirk is in must also read the same compiled by the zic of their own time
+ * (scripts/tzdb/era-zic.ts), zdump -v over 1901-2036 (1999's zic wrote 32-bit times). Other
+ * zones need not: that zic had bugs fixed since (1999i's Bishkek changes an hour early in
+ * 1992, after a line with a fixed SAVE).
+ */
+export const ERA_CHECK: ReadonlyMap<string, string> = new Map([
+  ["2009u", "Asia/Dhaka"], ["2008d", "Europe/Sofia"], ["1999i", "Pacific/Tongatapu"], ["1999g", "Pacific/Tongatapu"],
+]);
+
+/** A TZDIR holding `release` as the machine's zic compiles it (95m-96f without their copied Rules). */
 export function zicRelease(release: string): string {
   const known = compiled.get(release);
   if (known) return known;
   const source = storedReleases().find((r) => r.release === release);
   if (!source) throw new Error(`release ${release} is not served`);
   const dir = mkdtempSync(join(tmpdir(), `zonetime-zic-${release}-`));
-  writeFileSync(join(dir, "tzdata.zi"), source.text);
+  const input = join(dir, "tzdata.zi");
+  writeFileSync(input, source.text);
   const out = join(dir, "zoneinfo");
-  const result = Bun.spawnSync([requireTool("zic"), ...yearTypeScript(source, dir), ...spacedAbbreviations(source), "-d", out, join(dir, "tzdata.zi")], { stderr: "pipe" });
-  if (result.exitCode !== 0) throw new Error(`zic ${release}: ${result.stderr.toString()}`);
+  const yearTypes = yearTypeScript(source, dir);
+  const today = [requireTool("zic"), ...yearTypes, ...spacedAbbreviations(source)];
+  const first = runZic(today, input, out);
+  if (!first.ok && !first.stderr.includes("two rules for same instant")) throw new Error(`zic ${release}: ${first.stderr}`);
+  if (!first.ok) {
+    // The release's own zic gives the same bytes with and without the copied Rule lines...
+    rmSync(out, { recursive: true, force: true });
+    const copies = repeatedRuleLines(source.text);
+    const withoutCopies = join(dir, "without-copies.zi");
+    writeWithout(source.text, copies, withoutCopies);
+    const own = eraZic(commitOf(source), mirrorGitDir("eggert/tz"));
+    const [withTree, withoutTree] = [join(dir, "own-with"), join(dir, "own-without")];
+    for (const [file, tree] of [[input, withTree], [withoutCopies, withoutTree]] as const) {
+      const era = runZic([own, ...yearTypes], file, tree);
+      if (!era.ok) throw new Error(`the zic of ${release} on ${file}: ${era.stderr}`);
+    }
+    const differ = differingFiles(withTree, withoutTree);
+    if (copies.size === 0 || differ.length > 0) throw new Error(`the zic of ${release} compiles ${differ.slice(0, 5).join(", ")} otherwise without its ${copies.size} copied Rule lines`);
+    // ...and today's takes the source without them.
+    const second = runZic(today, withoutCopies, out);
+    if (!second.ok) throw new Error(`zic ${release} without its ${copies.size} copied Rule lines: ${second.stderr}`);
+    kinds.set(release, "without-copies");
+  } else {
+    const zone = ERA_CHECK.get(release);
+    if (zone !== undefined) checkAgainstEra(release, zone, source, yearTypes, out, dir);
+    kinds.set(release, zone !== undefined ? "today, era-checked" : "today");
+  }
   compiled.set(release, out);
   return out;
+}
+
+/** Throws unless `zone` reads the same (zdump -v, 1901-2036) compiled by today's zic and the release's own. */
+function checkAgainstEra(release: string, zone: string, source: StoredRelease, yearTypes: string[], out: string, dir: string): void {
+  const eraOut = join(dir, "era");
+  const era = runZic([eraZic(commitOf(source), mirrorGitDir("eggert/tz")), ...yearTypes], join(dir, "tzdata.zi"), eraOut);
+  if (!era.ok) throw new Error(`the zic of ${release}: ${era.stderr}`);
+  const dump = (tzdir: string) => {
+    const run = Bun.spawnSync([requireTool("zdump"), "-v", "-c", "1901,2037", join(tzdir, zone)], { stdout: "pipe" });
+    return run.stdout.toString().split("\n").filter((l) => l !== "" && !l.endsWith(" = NULL")).map((l) => l.slice(tzdir.length));
+  };
+  const [ours, theirs] = [dump(out), dump(eraOut)];
+  if (ours.length < 4 || JSON.stringify(ours) !== JSON.stringify(theirs)) {
+    throw new Error(`${release} ${zone}: today's zic and the zic of its time differ: ${ours.filter((l) => !theirs.includes(l)).slice(0, 3).join("; ")}`);
+  }
 }
 
 /**
@@ -43,11 +110,16 @@ export function zicRelease(release: string): string {
  */
 function yearTypeScript(source: StoredRelease, dir: string): string[] {
   if (!/^R(?:ule)?\s+\S+\s+\S+\s+\S+\s+(?!-\s)\S+\s/m.test(source.text)) return [];
-  const commit = /\(([0-9a-f]{40})\)$/.exec(source.source)?.[1];
-  if (commit === undefined) throw new Error(`${source.release}: its Rules have year types but its source names no commit to take yearistype.sh from`);
   const script = join(dir, "yearistype.sh");
-  writeFileSync(script, mirrorFile("eggert/tz", "yearistype.sh", commit), { mode: 0o755 });
+  writeFileSync(script, mirrorFile("eggert/tz", "yearistype.sh", commitOf(source)), { mode: 0o755 });
   return ["-y", script];
+}
+
+/** The commit of IANA's repository a release was imported from. */
+function commitOf(source: StoredRelease): string {
+  const commit = /\(([0-9a-f]{40})\)$/.exec(source.source)?.[1];
+  if (commit === undefined) throw new Error(`${source.release}: its source names no commit of IANA's repository`);
+  return commit;
 }
 
 /** 2101-01-01T00:00:00Z, where every reference stops. */
