@@ -36,7 +36,9 @@ test("an update to 2026g keeps 2026f and every older release", async () => {
   }
   // Each has its zone.tab and iso3166.tab from 96k on; the releases before had none (an empty bundle).
   const withTabs = (r: { tabs: string }) => r.tabs.includes("## zone.tab\n") && r.tabs.includes("## iso3166.tab\n");
-  expect(before.filter((r) => !withTabs(r)).map((r) => `${r.release}:${r.tabs}`)).toEqual(["96h:", "96g:", "93f:", "93e:", "93d:", "93b:", "93:", "92c:"]);
+  const older = before.slice(before.findIndex((r) => r.release === "96k") + 1);
+  expect(older.map((r) => r.release)).toContain("92c");
+  expect(before.filter((r) => !withTabs(r)).map((r) => `${r.release}:${r.tabs}`)).toEqual(older.map((r) => `${r.release}:`));
   expect(before.filter(withTabs).length).toBeGreaterThan(200);
   // A bare tzdata.zi brings no tables: the new head keeps those data/tzdb had.
   expect(after[0]!.tabs).toBe(before[0]!.tabs);
