@@ -33,7 +33,8 @@ export interface LocatedPoint {
 /** A dialect's whole answer for a URL (dialects/kept-answers.ts). */
 export interface DialectAnswer {
   body: Blob;
-  type: string;
+  /** Its headers, shared (pipeline/responses.ts dialectHeaders): a recalled answer looks nothing up again. */
+  headers: Headers;
   /** The unix second the answer is about, or null: the query named its instant. */
   second: number | null;
   /** Accept-Language's languages in order of preference, as dialects/accept-language.ts keys them ("" for none); undefined: the answer did not read the header. */

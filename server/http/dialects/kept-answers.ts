@@ -37,7 +37,7 @@ function recalled(request: RouteRequest): Response | null {
     memo.stale();
     return null;
   }
-  return sent(request, kept.body, kept.type, kept.second === null, kept.acceptLanguage !== undefined);
+  return request.data.responses.keptDialect(kept.body, kept.headers);
 }
 
 /**
@@ -46,21 +46,23 @@ function recalled(request: RouteRequest): Response | null {
  */
 export function keptAnswer(request: RouteRequest, body: string, type: string, holds: Holds, byAcceptLanguage = false): Response {
   const blob = new Blob([body]);
+  const headers = headersOf(request, type, holds.always, byAcceptLanguage);
   if (request.url !== null) {
     const acceptLanguage = byAcceptLanguage ? acceptLanguageKey(request.header("accept-language")) : undefined;
     // A header too long to key by: answered, not kept.
-    if (acceptLanguage !== null && blob.size <= MAX_BODY_BYTES) request.data.memos.dialectAnswers.set(request.url, { body: blob, type, second: holds.always ? null : holds.second, acceptLanguage });
+    if (acceptLanguage !== null && blob.size <= MAX_BODY_BYTES) request.data.memos.dialectAnswers.set(request.url, { body: blob, headers, second: holds.always ? null : holds.second, acceptLanguage });
   }
-  return sent(request, blob, type, holds.always, byAcceptLanguage);
+  return request.data.responses.keptDialect(blob, headers);
 }
 
 /** How long a shared cache may keep it is the row's policy's to say (caching/cache-policy.ts): a day for an answer about a named instant. */
 const NAMED_INSTANT_MAX_AGE = 86400;
 
-function sent(request: RouteRequest, body: Blob, type: string, namedInstant: boolean, byAcceptLanguage: boolean): Response {
+/** The answer's headers: the same for every request of its URL (the row's policy, whether it names its instant, reads Accept-Language). */
+function headersOf(request: RouteRequest, type: string, namedInstant: boolean, byAcceptLanguage: boolean): Headers {
   // Chosen by Accept-Language under a policy that does not vary by it, the answer would be
   // wrong for the next client with another language: no cache may keep it then.
   const policy = byAcceptLanguage && request.cache.vary !== ACCEPT_LANGUAGE ? LIVE : request.cache;
   const cacheControl = policy.cacheControl(namedInstant ? NAMED_INSTANT_MAX_AGE : 0);
-  return request.data.responses.dialect(body, type, 200, request.head, { cacheControl, vary: byAcceptLanguage ? ACCEPT_LANGUAGE : undefined });
+  return request.data.responses.dialectHeaders(type, cacheControl, byAcceptLanguage ? ACCEPT_LANGUAGE : undefined);
 }

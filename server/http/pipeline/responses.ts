@@ -39,7 +39,7 @@ export class Responses {
   private readonly errors: Record<Format, Record<string, string>>;
   private readonly cacheableHeaders = new Map<string, Record<string, string>>();
   /** By cache policy, then content type: both are constants of the code, no key built per request. */
-  private readonly dialectHeaders = new Map<string, Map<string, Headers>>();
+  private readonly dialectHeadersByPolicy = new Map<string, Map<string, Headers>>();
   private readonly syncHeaders: Headers;
   private readonly constants = new Map<string, { body: Blob; etag: string; headers: Headers }>();
   private readonly siteHeaders = new WeakMap<object, { ok?: Headers; missing?: Headers; etag?: string }>();
@@ -184,7 +184,7 @@ export class Responses {
    */
   dialect(body: string | Blob, type: string, status: number, head: boolean, options: { cacheControl?: string; vary?: string; chunked?: boolean; extra?: Record<string, string> } = {}): Response {
     const cacheControl = options.cacheControl ?? "no-store";
-    const headers = options.extra === undefined ? this.dialectHeadersOf(type, cacheControl, options.vary)
+    const headers = options.extra === undefined ? this.dialectHeaders(type, cacheControl, options.vary)
       : { ...this.base, "Content-Type": type, "Cache-Control": cacheControl, ...options.extra };
     if (options.chunked && !head && typeof body === "string") { // timeapi.io's answers: made per request, never a kept Blob
       const bytes = new TextEncoder().encode(body);
@@ -198,13 +198,18 @@ export class Responses {
     return headers instanceof Headers ? this.dated(body, status, headers) : answer(body, { status, headers });
   }
 
+  /** A dialect's answer kept with its headers (dialects/kept-answers.ts): recalled, nothing to look up but the Date. */
+  keptDialect(body: Blob, headers: Headers): Response {
+    return this.dated(body, 200, headers);
+  }
+
   /** A dialect's headers but its extra ones, made once per content type, cache policy and Vary (a bounded few: max-age follows the clock for some). */
-  private dialectHeadersOf(type: string, cacheControl: string, vary: string | undefined): Headers {
+  dialectHeaders(type: string, cacheControl: string, vary: string | undefined): Headers {
     const policy = vary === undefined ? cacheControl : `${cacheControl}|${vary}`;
-    let byType = this.dialectHeaders.get(policy);
+    let byType = this.dialectHeadersByPolicy.get(policy);
     if (byType === undefined) {
       byType = new Map();
-      if (this.dialectHeaders.size < 512) this.dialectHeaders.set(policy, byType);
+      if (this.dialectHeadersByPolicy.size < 512) this.dialectHeadersByPolicy.set(policy, byType);
     }
     let headers = byType.get(type);
     if (headers === undefined) {

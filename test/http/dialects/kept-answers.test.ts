@@ -98,16 +98,16 @@ describe("the kept answers are bounded", () => {
   test("by bytes: no long URL, and a budget the whole stays under", () => {
     const kept = createMemos().dialectAnswers;
     const body = new Blob(["x".repeat(1000)]);
-    kept.set(`http://h/${"a".repeat(300)}`, { body, type: "t", second: null, acceptLanguage: undefined });
+    kept.set(`http://h/${"a".repeat(300)}`, { body, headers: new Headers(), second: null, acceptLanguage: undefined });
     expect(kept.size).toBe(0);
     for (let i = 0; i < 10_000; i++) {
-      kept.set(`http://h/${i}`, { body, type: "t", second: null, acceptLanguage: undefined });
+      kept.set(`http://h/${i}`, { body, headers: new Headers(), second: null, acceptLanguage: undefined });
       expect(kept.stats().bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
     }
     expect(kept.size).toBeGreaterThan(100);
     // The same URL kept again replaces its entry: the bytes do not grow.
     const before = kept.stats().bytes;
-    kept.set("http://h/9999", { body, type: "t", second: null, acceptLanguage: undefined });
+    kept.set("http://h/9999", { body, headers: new Headers(), second: null, acceptLanguage: undefined });
     expect(kept.stats().bytes).toBe(before);
   });
 
