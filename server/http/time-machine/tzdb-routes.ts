@@ -16,7 +16,7 @@ import { badRequest, notFound } from "../pipeline/http-errors.ts";
 import { safeDecode } from "../pipeline/request-target.ts";
 import type { RouteRequest } from "../contract.ts";
 import { instantParam } from "../params/at-param.ts";
-import { DEFAULT_END, DEFAULT_START, knownChanges, MAX_WINDOWS, nameWindowSteps, releaseChangeSteps, windowEntry } from "./changes-answer.ts";
+import { DEFAULT_END, DEFAULT_START, knownChanges, MAX_WINDOWS, nameWindowSteps, releaseChangeSteps, windowsJson } from "./changes-answer.ts";
 import { cacheableAnswerInTurns } from "../caching/answer-in-turns.ts";
 import { inTurns, type Steps } from "../../core/in-turns.ts";
 import { atom, ATOM_TYPE, jsonFeed, JSON_FEED_TYPE, nameFeed, releasesFeed } from "./feeds.ts";
@@ -100,7 +100,7 @@ function* releaseChangesBody(history: TzdbHistory, release: string, since: strin
   for (const { change, future } of order) {
     yield;
     if (parts.length > 1) parts.push(",");
-    parts.push(encoder.encode(JSON.stringify({ timezone: change.name, future, windows: change.windows.slice(0, MAX_WINDOWS).map((w) => windowEntry(w, profile)) })));
+    parts.push(encoder.encode(`{"timezone":${JSON.stringify(change.name)},"future":${future},"windows":${windowsJson(change.windows.slice(0, MAX_WINDOWS), profile)}}`));
   }
   parts.push(`],${JSON.stringify({ news: meta.news }).slice(1)}`);
   return new Blob(parts);
@@ -130,12 +130,9 @@ export function nameChanges(request: RouteRequest): Response | Promise<Response>
 
 function* nameChangesBody(history: TzdbHistory, from: string, to: string, name: string, start: number, end: number, profile: Profile): Steps<string> {
   const windows = yield* nameWindowSteps(history, from, to, name, start, end);
-  const shown = windows.slice(0, MAX_WINDOWS);
-  return JSON.stringify({
-    timezone: name, from, to, start: formatUtc(start, profile), end: formatUtc(end, profile),
-    windows: shown.map((w) => windowEntry(w, profile)),
-    next_start: windows.length > MAX_WINDOWS ? formatUtc(windows[MAX_WINDOWS]!.start, profile) : null,
-  });
+  const head = JSON.stringify({ timezone: name, from, to, start: formatUtc(start, profile), end: formatUtc(end, profile) });
+  const nextStart = windows.length > MAX_WINDOWS ? formatUtc(windows[MAX_WINDOWS]!.start, profile) : null;
+  return `${head.slice(0, -1)},"windows":${windowsJson(windows.slice(0, MAX_WINDOWS), profile)},"next_start":${JSON.stringify(nextStart)}}`;
 }
 
 const builtAt = (request: RouteRequest) => Math.floor(Date.parse(request.data.zones.builtAt) / 1000) || 0;
