@@ -21,6 +21,24 @@ export type Steps<T> = Generator<void, T, void>;
 
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** Upper bounds (seconds) of the turn-length buckets /metrics shows (zonetime_build_turn_seconds). */
+export const TURN_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025];
+/** This process's turns by how long each held the worker (the last bucket: over the last bound), and their sum. */
+const turns = { counts: new Array<number>(TURN_BUCKETS.length + 1).fill(0), seconds: 0 };
+
+function counted(ms: number): void {
+  const seconds = ms / 1000;
+  let i = 0;
+  while (i < TURN_BUCKETS.length && seconds > TURN_BUCKETS[i]!) i++;
+  turns.counts[i]!++;
+  turns.seconds += seconds;
+}
+
+/** The turns builds took in this process so far, by length (what "no build holds a worker more than a few ms" is checked by). */
+export function buildTurns(): { counts: number[]; seconds: number } {
+  return { counts: [...turns.counts], seconds: turns.seconds };
+}
+
 /**
  * Runs `steps`, the event loop given a turn whenever TURN_MS has passed; resolves to what
  * they made. The first step waits for a turn too: the request that starts a build has held
@@ -28,13 +46,18 @@ const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  */
 export async function inTurns<T>(steps: Steps<T>): Promise<T> {
   await nextTurn();
-  let turnEnds = performance.now() + TURN_MS;
+  let turnStarted = performance.now();
   for (;;) {
     const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() >= turnEnds) {
+    const now = performance.now();
+    if (step.done) {
+      counted(now - turnStarted);
+      return step.value;
+    }
+    if (now - turnStarted >= TURN_MS) {
+      counted(now - turnStarted);
       await nextTurn();
-      turnEnds = performance.now() + TURN_MS;
+      turnStarted = performance.now();
     }
   }
 }

@@ -1,5 +1,6 @@
 // /metrics in the Prometheus text format (version 0.0.4): requests by route and status,
-// a latency histogram by route, and gauges for the data versions and workers. Counting
+// a latency histogram by route, how long the turns of long builds held a worker, memo
+// stores' counts, and gauges for the data versions and workers. Counting
 // is a few array increments per request.
 //
 // A scrape reaches one worker (the kernel picks it), yet must describe the whole
@@ -12,6 +13,7 @@
 // constructor; a request is counted under its label's index.
 
 import { droppedLogLines } from "../core/log.ts";
+import { buildTurns, TURN_BUCKETS } from "../core/in-turns.ts";
 
 /** The shared store's states (http/shared-rate-limiter.ts's StoreState), each a series of zonetime_rate_store_state. */
 const RATE_STORE_STATES = ["up", "slow", "down", "connecting"] as const;
@@ -37,6 +39,8 @@ export interface MetricsSnapshot {
   clockDivergences: number;
   /** Each memo store's counts, by name (http/caching/memo.ts); absent in a snapshot from before they were counted. */
   memos?: Record<string, MemoCounts>;
+  /** The turns of the builds made in turns (core/in-turns.ts), by length bucket, and their sum in seconds. */
+  buildTurns?: { counts: number[]; seconds: number };
 }
 
 /** What a memo store reports: hits, misses and evictions since start, entries and bytes now. */
@@ -67,6 +71,7 @@ export function emptySnapshot(routes: number): MetricsSnapshot {
     logLinesDropped: 0,
     clockDivergences: 0,
     memos: {},
+    buildTurns: { counts: new Array<number>(TURN_BUCKETS.length + 1).fill(0), seconds: 0 },
   };
 }
 
@@ -91,6 +96,10 @@ export function sumSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnap
     total.reloads.failed += s.reloads.failed;
     total.logLinesDropped += s.logLinesDropped;
     total.clockDivergences += s.clockDivergences;
+    if (s.buildTurns !== undefined) {
+      s.buildTurns.counts.forEach((n, i) => (total.buildTurns!.counts[i]! += n));
+      total.buildTurns!.seconds += s.buildTurns.seconds;
+    }
     for (const [name, m] of Object.entries(s.memos ?? {})) {
       const into = (total.memos![name] ??= { hits: 0, misses: 0, evictions: 0, entries: 0, bytes: 0 });
       into.hits += m.hits;
@@ -150,6 +159,7 @@ export class Metrics {
       logLinesDropped: droppedLogLines(),
       clockDivergences: this.clockDivergences,
       memos: this.memoCounts(),
+      buildTurns: buildTurns(),
     };
   }
 
@@ -185,6 +195,18 @@ export class Metrics {
       lines.push(`zonetime_request_duration_seconds_sum{route="${route}"} ${total.sums[r]!.toFixed(6)}`);
       lines.push(`zonetime_request_duration_seconds_count{route="${route}"} ${count}`);
     });
+    const turns = total.buildTurns ?? emptySnapshot(0).buildTurns!;
+    lines.push("# HELP zonetime_build_turn_seconds How long each turn of a long build held a worker (the answers made in turns: what a release or a name changed, the feeds, device lists); a turn ends after 2 ms of work.");
+    lines.push("# TYPE zonetime_build_turn_seconds histogram");
+    let cumulative = 0;
+    TURN_BUCKETS.forEach((le, i) => {
+      cumulative += turns.counts[i]!;
+      lines.push(`zonetime_build_turn_seconds_bucket{le="${le}"} ${cumulative}`);
+    });
+    const turnCount = cumulative + turns.counts[TURN_BUCKETS.length]!;
+    lines.push(`zonetime_build_turn_seconds_bucket{le="+Inf"} ${turnCount}`);
+    lines.push(`zonetime_build_turn_seconds_sum ${turns.seconds.toFixed(6)}`);
+    lines.push(`zonetime_build_turn_seconds_count ${turnCount}`);
     const memos = Object.entries(total.memos ?? {}).sort(([a], [b]) => a.localeCompare(b));
     for (const [metric, type, help, read] of [
       ["zonetime_memo_hits_total", "counter", "Lookups a memo store answered, by store (http/caching/memos.ts).", (m: MemoCounts) => m.hits],
