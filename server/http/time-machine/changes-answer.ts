@@ -40,7 +40,7 @@ export function windowEntry(w: ChangeWindow, profile: Profile): WindowEntry {
   return { start: formatUtc(w.start, profile), end: formatUtc(w.end, profile), from: clockAnswer(w.before), to: clockAnswer(w.after) };
 }
 
-/** A clock answer's JSON, written once per local time type (a far pair writes 300,000 windows of a few hundred types). */
+/** A clock answer's JSON, written once per local time type (92c against 2026f: 15,203 windows of 280 types). */
 const clockJson = new WeakMap<LocalTimeType, string>();
 
 function clockAnswerJson(t: LocalTimeType): string {
@@ -51,8 +51,8 @@ function clockAnswerJson(t: LocalTimeType): string {
 
 /**
  * `windows` as the JSON array of their entries, the same text JSON.stringify writes of
- * windowEntry's objects, without making them: a far pair's 8 MB answer made that many
- * objects to drop at once (formatUtc writes digits, "-", ":", "T" and "Z" only: no escapes).
+ * windowEntry's objects, without making them: a far pair's answer (3 MB) made five per window
+ * to drop (formatUtc writes digits, "-", ":", "T" and "Z" only: no escapes).
  */
 export function windowsJson(windows: readonly ChangeWindow[], profile: Profile): string {
   let json = "[";
