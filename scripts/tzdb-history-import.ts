@@ -144,7 +144,7 @@ async function main(): Promise<void> {
     const { text, form, tabs } = zicInputOfTag(mirror, tag, rev);
     const refused = refusal(tag, text);
     if (refused !== null) {
-      // 93g-95l's Russia rules firing twice on one day (repeated-rules.ts): gaps, not workarounds.
+      // Twin Rules that set another clock on one day (repeated-rules.ts; no release has them): gaps, not workarounds.
       gapRows.push({ release: tag, reason: `its source is refused by our zic reader: ${refused}` });
       console.log(`${tag}: left out: ${refused}`);
       continue;

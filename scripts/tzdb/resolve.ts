@@ -25,23 +25,48 @@ export interface ZoneTableSource {
 }
 
 /**
- * Whether a Rule line says word for word what an earlier one says (95m-96f copy Egypt's rules
- * from africa into asia, Russia's are the same in asia and europe). Today's zic refuses the
- * copies ("two rules for same instant"); the zic of those releases kept the first and found
- * the copy's firing a change of nothing (its addtt drops a type equal to the last one, even
- * when the copy, timed with the DST the first just started, falls an hour earlier). Its
- * output is the same bytes without the copies (test/support/twin-rules.ts): so is ours.
+ * Whether two Rule lines fire on the same days and set the same clock, whatever their AT:
+ * twins. Where their years meet, the later line fires a second time at the first's instant,
+ * which today's zic refuses ("two rules for same instant"); the zic of their releases added
+ * both firings, and the second changed nothing there:
+ * - a word-for-word copy (95m-96f copy Egypt's rules from africa into asia, Russia's are the
+ *   same in asia and europe), or the same rule over years that overlap (93g-95h's `Winn 1947
+ *   1949` and `Winn 1948 1960 Apr lastSun 2:00`): its addtt drops a type equal to the last
+ *   one, even when the copy, timed with the DST the first just started, falls an hour
+ *   earlier; its output is the same bytes without the copies;
+ * - another AT (93g-95l: Russia's rules change at 2:00 and 3:00 wall time in asia, at 2:00s
+ *   in europe): measured on those 17 releases' own zic, every twin fires at the instant of
+ *   the first and writes a type that differs from the first's only in its standard/wall
+ *   flag, which no reader of offsets sees (zdump -v reads every file the same without them).
+ * So a later twin counts only in the years no earlier twin fires in (test/support/
+ * twin-rules.ts holds the releases against the zic of their time).
  */
-const copies = (a: RuleLine, b: RuleLine) =>
-  a.from === b.from && a.to === b.to && a.yearType === b.yearType && a.month === b.month &&
+const twins = (a: RuleLine, b: RuleLine) =>
+  a.yearType === b.yearType && a.month === b.month &&
   a.daySpec.kind === b.daySpec.kind && a.daySpec.day === b.daySpec.day && a.daySpec.weekday === b.daySpec.weekday &&
-  a.at === b.at && a.atType === b.atType && a.save === b.save && a.isdst === b.isdst && a.letters === b.letters;
+  a.save === b.save && a.isdst === b.isdst && a.letters === b.letters;
+
+/** `rule` from the first year no earlier twin fires in; null when none is left. */
+function beyondTwins(rule: RuleLine, earlier: readonly RuleLine[]): RuleLine | null {
+  let from = rule.from;
+  for (let moved = true; moved;) {
+    moved = false;
+    for (const e of earlier) {
+      if (!twins(e, rule) || from < e.from || from > e.to) continue;
+      if (e.to >= rule.to) return null;
+      from = e.to + 1;
+      moved = true;
+    }
+  }
+  return from === rule.from ? rule : { ...rule, from };
+}
 
 export function resolveTzSource(source: TzSource): ZoneTableSource {
   const rulesByName = new Map<string, RuleLine[]>();
-  for (const rule of source.rules) {
-    const list = rulesByName.get(rule.name);
-    if (list?.some((earlier) => copies(earlier, rule))) continue;
+  for (const line of source.rules) {
+    const list = rulesByName.get(line.name);
+    const rule = list ? beyondTwins(line, list) : line;
+    if (rule === null) continue;
     if (list) list.push(rule);
     else rulesByName.set(rule.name, [rule]);
   }

@@ -126,10 +126,11 @@ describe("bad input: a 4xx in the one error shape, naming the parameter", () => 
     ["/timezone/Europe/London?tzdb=2019x", 404, /unknown tzdb release 2019x in tzdb/],
     ["/timezone/Europe/London?tzdb=2026d", 404, /unknown tzdb release 2026d in tzdb .*no source/],
     ["/timezone/Europe/London?tzdb=latest", 400, /invalid tzdb/],
-    // IANA's two-digit names of 1992-1996: releases we list as gaps (not pinned down, or rules
-    // firing twice on one day), not malformed; and served ones (96k, 93), not malformed either.
+    // IANA's two-digit names of 1992-1996: releases we list as gaps (not pinned down), not
+    // malformed; and served ones (96k, 95l, 93), not malformed either.
     ["/timezone/Europe/London?tzdb=96i", 404, /unknown tzdb release 96i in tzdb .*no source/],
-    ["/timezone/Europe/London?tzdb=95l", 404, /unknown tzdb release 95l in tzdb .*no source/],
+    ["/timezone/Europe/London?tzdb=94d", 404, /unknown tzdb release 94d in tzdb .*no source/],
+    ["/timezone/Europe/Kyiv?tzdb=95l", 404, /unknown location in tzdb 95l/],
     ["/timezone/Europe/Kyiv?tzdb=96k", 404, /unknown location in tzdb 96k/],
     ["/timezone/Europe/Kyiv?tzdb=93", 404, /unknown location in tzdb 93/],
     ["/timezone/America/North_Dakota/Beulah?tzdb=2005r", 404, /unknown location in tzdb 2005r/],

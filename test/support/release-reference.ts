@@ -3,7 +3,7 @@
 // releases our reader refused until it learnt what their own zic did (issue 33) are also
 // compiled by the zic of their time, built from IANA's repository at the release's commit.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readStoredReleases, type StoredRelease } from "../../scripts/tzdb/history/release-store.ts";
@@ -13,7 +13,7 @@ import { requireTool, yearStart, zdumpHistories, type ClockState, type ZoneHisto
 import { zdumpVerbose, type VerboseChange } from "./zdump-verbose.ts";
 import { mirrorFile, mirrorGitDir } from "./third-party.ts";
 import { eraZic } from "../../scripts/tzdb/era-zic.ts";
-import { differingFiles, repeatedRuleLines, writeWithout } from "./twin-rules.ts";
+import { differingFiles, withoutTwins, zonesUsing } from "./twin-rules.ts";
 
 let stored: StoredRelease[] | null = null;
 
@@ -25,8 +25,8 @@ export function storedReleases(): StoredRelease[] {
 
 const compiled = new Map<string, string>();
 
-/** How each release's reference was made: today's zic (also checked against the era's), or today's without copied Rules. */
-const kinds = new Map<string, "today" | "today, era-checked" | "without-copies">();
+/** How each release's reference was made: today's zic (also checked against the era's), or today's without twin Rules. */
+const kinds = new Map<string, "today" | "today, era-checked" | "without-twins">();
 export const referenceKind = (release: string) => kinds.get(release);
 
 function runZic(zic: string[], input: string, out: string): { ok: boolean; stderr: string } {
@@ -47,7 +47,16 @@ export const ERA_CHECK: ReadonlyMap<string, string> = new Map([
   ["2009u", "Asia/Dhaka"], ["2008d", "Europe/Sofia"], ["1999i", "Pacific/Tongatapu"], ["1999g", "Pacific/Tongatapu"],
 ]);
 
-/** A TZDIR holding `release` as the machine's zic compiles it (95m-96f without their copied Rules). */
+/**
+ * Zones whose twin Rules the zic of their time read as today's zic reads the source without
+ * them, but which that zic starts otherwise at a zone line's end, twins or not (its output is
+ * the same without them): 93g-94b's Tallinn, whose `3:00 Russia MS%s 1989 Mar 26 2:00` ends
+ * as Russia's rule fires; that zic gives an hour of MET (+02, isdst=0) from 1989-03-25T23:00Z
+ * before the next line's DST, today's goes straight to MET DST (+03).
+ */
+const ERA_START_DIFFERS: ReadonlyMap<string, string> = new Map(["93g", "94a", "94b"].map((r) => [r, "Europe/Tallinn"]));
+
+/** A TZDIR holding `release` as the machine's zic compiles it (93g-96f without their twin Rules). */
 export function zicRelease(release: string): string {
   const known = compiled.get(release);
   if (known) return known;
@@ -62,44 +71,67 @@ export function zicRelease(release: string): string {
   const first = runZic(today, input, out);
   if (!first.ok && !first.stderr.includes("two rules for same instant")) throw new Error(`zic ${release}: ${first.stderr}`);
   if (!first.ok) {
-    // The release's own zic gives the same bytes with and without the copied Rule lines...
+    // The release's own zic reads the same with and without the twin Rule lines...
     rmSync(out, { recursive: true, force: true });
-    const copies = repeatedRuleLines(source.text);
-    const withoutCopies = join(dir, "without-copies.zi");
-    writeWithout(source.text, copies, withoutCopies);
+    const twins = withoutTwins(source.text);
+    const withoutInput = join(dir, "without-twins.zi");
+    writeFileSync(withoutInput, twins.text);
     const own = eraZic(commitOf(source), mirrorGitDir("eggert/tz"));
     const [withTree, withoutTree] = [join(dir, "own-with"), join(dir, "own-without")];
-    for (const [file, tree] of [[input, withTree], [withoutCopies, withoutTree]] as const) {
+    for (const [file, tree] of [[input, withTree], [withoutInput, withoutTree]] as const) {
       const era = runZic([own, ...yearTypes], file, tree);
       if (!era.ok) throw new Error(`the zic of ${release} on ${file}: ${era.stderr}`);
     }
     const differ = differingFiles(withTree, withoutTree);
-    if (copies.size === 0 || differ.length > 0) throw new Error(`the zic of ${release} compiles ${differ.slice(0, 5).join(", ")} otherwise without its ${copies.size} copied Rule lines`);
-    // ...and today's takes the source without them.
-    const second = runZic(today, withoutCopies, out);
-    if (!second.ok) throw new Error(`zic ${release} without its ${copies.size} copied Rule lines: ${second.stderr}`);
-    kinds.set(release, "without-copies");
+    const unread = differ.filter((f) => !existsSync(join(withTree, f)) || !existsSync(join(withoutTree, f)) ||
+      JSON.stringify(dump1901To2036(withTree, f)) !== JSON.stringify(dump1901To2036(withoutTree, f)));
+    if (twins.changed === 0 || unread.length > 0) throw new Error(`the zic of ${release} compiles ${unread.slice(0, 5).join(", ")} otherwise without its ${twins.changed} twin Rule lines`);
+    // ...today's takes the source without them...
+    const second = runZic(today, withoutInput, out);
+    if (!second.ok) throw new Error(`zic ${release} without its ${twins.changed} twin Rule lines: ${second.stderr}`);
+    // ...and reads the zones that use them as the release's own zic does.
+    const zones = zonesUsing(source.text, twins.rules).filter((z) => z !== ERA_START_DIFFERS.get(release));
+    checkAgainstEra(release, zones, withTree, out);
+    kinds.set(release, "without-twins");
   } else {
     const zone = ERA_CHECK.get(release);
-    if (zone !== undefined) checkAgainstEra(release, zone, source, yearTypes, out, dir);
+    if (zone !== undefined) {
+      const eraOut = join(dir, "era");
+      const era = runZic([eraZic(commitOf(source), mirrorGitDir("eggert/tz")), ...yearTypes], input, eraOut);
+      if (!era.ok) throw new Error(`the zic of ${release}: ${era.stderr}`);
+      checkAgainstEra(release, [zone], eraOut, out);
+    }
     kinds.set(release, zone !== undefined ? "today, era-checked" : "today");
   }
   compiled.set(release, out);
   return out;
 }
 
-/** Throws unless `zone` reads the same (zdump -v, 1901-2036) compiled by today's zic and the release's own. */
-function checkAgainstEra(release: string, zone: string, source: StoredRelease, yearTypes: string[], out: string, dir: string): void {
-  const eraOut = join(dir, "era");
-  const era = runZic([eraZic(commitOf(source), mirrorGitDir("eggert/tz")), ...yearTypes], join(dir, "tzdata.zi"), eraOut);
-  if (!era.ok) throw new Error(`the zic of ${release}: ${era.stderr}`);
-  const dump = (tzdir: string) => {
-    const run = Bun.spawnSync([requireTool("zdump"), "-v", "-c", "1901,2037", join(tzdir, zone)], { stdout: "pipe" });
-    return run.stdout.toString().split("\n").filter((l) => l !== "" && !l.endsWith(" = NULL")).map((l) => l.slice(tzdir.length));
-  };
-  const [ours, theirs] = [dump(out), dump(eraOut)];
-  if (ours.length < 4 || JSON.stringify(ours) !== JSON.stringify(theirs)) {
-    throw new Error(`${release} ${zone}: today's zic and the zic of its time differ: ${ours.filter((l) => !theirs.includes(l)).slice(0, 3).join("; ")}`);
+/**
+ * `zdump -v` of one file of a tree the zic of a release's time wrote, over 1901-2036 (the
+ * 32-bit times it wrote). Before 96h its files have no "TZif" magic, which glibc's reader
+ * wants, and are laid out otherwise as TZif version 1 (tzfile.h: 20 or 24 reserved bytes,
+ * then the same counts; 93g's 24 leave ttisgmtcnt 0): the magic is written in first.
+ */
+function dump1901To2036(tzdir: string, zone: string): string[] {
+  const path = join(tzdir, zone);
+  const bytes = readFileSync(path);
+  if (bytes.readUInt32BE(0) === 0) {
+    bytes.write("TZif", 0, "latin1");
+    writeFileSync(path, bytes);
+  }
+  const run = Bun.spawnSync([requireTool("zdump"), "-v", "-c", "1901,2037", path], { stdout: "pipe" });
+  return run.stdout.toString().split("\n").filter((l) => l !== "" && !l.endsWith(" = NULL")).map((l) => l.slice(tzdir.length));
+}
+
+/** Throws unless each of `zones` reads the same (zdump -v, 1901-2036) in today's zic's tree and the era's. */
+function checkAgainstEra(release: string, zones: string[], eraOut: string, out: string): void {
+  if (zones.length === 0) throw new Error(`${release}: no zone to hold against the zic of its time`);
+  for (const zone of zones) {
+    const [ours, theirs] = [dump1901To2036(out, zone), dump1901To2036(eraOut, zone)];
+    if (ours.length < 4 || JSON.stringify(ours) !== JSON.stringify(theirs)) {
+      throw new Error(`${release} ${zone}: today's zic and the zic of its time differ: ${ours.filter((l) => !theirs.includes(l)).slice(0, 3).join("; ")}`);
+    }
   }
 }
 

@@ -80,7 +80,7 @@ export type MemoTallies = Map<string, MemoTally>;
 /**
  * `previous`: the memos of the data this load replaces, whose counts go on. `share`: the part
  * of each store's bounds they get. An older release's data (`?tzdb=`, api-data.ts) has memos
- * of its own, and there are 221 releases: each gets RELEASE_MEMO_SHARE, and counts in the
+ * of its own, and there are 238 releases: each gets RELEASE_MEMO_SHARE, and counts in the
  * `tallies` all older releases share.
  */
 export function createMemos(previous?: Memos, share = 1, tallies?: MemoTallies): Memos {
