@@ -60,14 +60,10 @@ function fillerToSink(port: number): BpfInstruction[] {
 }
 const ALL_TO_SINK: BpfInstruction[] = [[BPF_RET_K, 0, 0, SINK]];
 
-function attachGroupProgram(sys: SocketCalls, fd: number, instructions: BpfInstruction[]): boolean {
-  const program = nativeProgram(instructions);
-  if (program === null) return false;
-  try {
-    return sys.setsockopt(fd, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, program.fprog, SOCK_FPROG_BYTES) === 0;
-  } finally {
-    program.free(); // the kernel keeps its own copy
-  }
+type NativeProgram = NonNullable<ReturnType<typeof nativeProgram>>;
+
+function attachGroupProgram(sys: SocketCalls, fd: number, program: NativeProgram): boolean {
+  return sys.setsockopt(fd, SOL_SOCKET, SO_ATTACH_REUSEPORT_CBPF, program.fprog, SOCK_FPROG_BYTES) === 0;
 }
 
 function sockName(sys: SocketCalls, fd: number): Uint8Array | null {
@@ -101,6 +97,7 @@ export function sinkNewConnections(sys: SocketCalls, fd: number, queued: (fd: nu
   const family = new DataView(address.buffer).getUint16(0, true);
   if (family !== AF_INET && family !== AF_INET6) return null;
   const opened: number[] = [];
+  const programs: NativeProgram[] = [];
   const release = () => {
     for (const f of opened.splice(0)) sys.close(f);
   };
@@ -129,22 +126,37 @@ export function sinkNewConnections(sys: SocketCalls, fd: number, queued: (fd: nu
     const fillerAddress = sockName(sys, filler);
     if (fillerAddress === null) return fail();
     const fillerPort = (fillerAddress[2]! << 8) | fillerAddress[3]!;
-    // Joining the group: until the program below is attached (two calls later), a SYN may
-    // be hashed to the sink; checked after the filler is in.
+    // Both programs made first: between the sink's listen() and the first attach, a SYN may
+    // be hashed to the sink, and then someone's connection is in it and the drain goes
+    // ungated. Making a program inside that window (native memory, loaded on first use) let
+    // one land under churn (CI, 2026-11-27: "not gated" in both drain tests, 7 and 9 resets);
+    // now the window is the two calls alone.
+    for (const instructions of [fillerToSink(fillerPort), ALL_TO_SINK]) {
+      const program = nativeProgram(instructions);
+      if (program === null) return fail();
+      programs.push(program);
+    }
+    const [steerFiller, steerAll] = programs as [NativeProgram, NativeProgram];
     if (sys.listen(sink, 0) !== 0) return fail();
-    if (!attachGroupProgram(sys, sink, fillerToSink(fillerPort))) return fail();
+    if (!attachGroupProgram(sys, sink, steerFiller)) return fail();
     if (queued(sink) !== 0) return fail(); // someone else's connection is in the sink
     const target = reachable(address);
     sys.connect(filler, target, target.length); // EINPROGRESS: the loopback handshake completes in the kernel
     for (let i = 0; i < 1000 && queued(sink) !== 1; i++) Bun.sleepSync(1);
     if (queued(sink) !== 1) return fail();
-    if (!attachGroupProgram(sys, sink, ALL_TO_SINK)) return fail();
+    if (!attachGroupProgram(sys, sink, steerAll)) return fail();
+    freePrograms();
     return { release };
   } catch {
     return fail();
   }
 
+  function freePrograms(): void {
+    for (const program of programs.splice(0)) program.free(); // the kernel keeps its own copy
+  }
+
   function fail(): null {
+    freePrograms();
     release();
     return null;
   }
