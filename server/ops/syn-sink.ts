@@ -128,9 +128,9 @@ export function sinkNewConnections(sys: SocketCalls, fd: number, queued: (fd: nu
     const fillerPort = (fillerAddress[2]! << 8) | fillerAddress[3]!;
     // Both programs made first: between the sink's listen() and the first attach, a SYN may
     // be hashed to the sink, and then someone's connection is in it and the drain goes
-    // ungated. Making a program inside that window (native memory, loaded on first use) let
-    // one land under churn (CI, 2026-11-27: "not gated" in both drain tests, 7 and 9 resets);
-    // now the window is the two calls alone.
+    // ungated. Making a program inside that window (native memory, loaded on first use)
+    // widened it; under churn the drain once went ungated in both container drain tests (CI,
+    // 2026-11-27: 7 and 9 resets), most likely so. Now the window is the two calls alone.
     for (const instructions of [fillerToSink(fillerPort), ALL_TO_SINK]) {
       const program = nativeProgram(instructions);
       if (program === null) return fail();
