@@ -2,7 +2,8 @@
 // with its generated/ built) served side by side, one worker each, pinned to CPU 1 where
 // taskset exists, wrk on CPU 0; per endpoint, BENCH_ROUNDS rounds alternate old and new
 // (a shared machine drifts from one run to the next), and the medians are printed with
-// new/old ratios of requests/s and of the server's CPU per request, then each service's RSS
+// new/old ratios of requests/s and of the server's CPU per request (of the medians, and the
+// median of each round's own ratio, "paired"), then each service's RSS
 // (the median of readings right after each of its runs: one lands before or after a GC at random).
 // For a change to the request path: no endpoint should lose more than 3%.
 
@@ -39,7 +40,7 @@ await Bun.sleep(1000);
 const atRest = { old: rssMb(oldService.child.pid), new: rssMb(newService.child.pid) };
 try {
   console.log(`A/B: ${oldDir} (old) and ${newDir} (new); wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, median of ${ROUNDS} alternating rounds${PIN ? ", pinned" : ""}`);
-  console.log(`  ${"endpoint".padEnd(66)} ${"old req/s".padStart(10)} ${"new req/s".padStart(10)} ${"ratio".padStart(6)} ${"old cpu".padStart(8)} ${"new cpu".padStart(8)} ${"ratio".padStart(6)}`);
+  console.log(`  ${"endpoint".padEnd(66)} ${"old req/s".padStart(10)} ${"new req/s".padStart(10)} ${"ratio".padStart(6)} ${"paired".padStart(6)} ${"old cpu".padStart(8)} ${"new cpu".padStart(8)} ${"ratio".padStart(6)} ${"paired".padStart(6)}`);
   for (const path of ENDPOINTS) {
     wrk(oldService, path);
     wrk(newService, path);
@@ -47,14 +48,16 @@ try {
     for (let r = 0; r < ROUNDS; r++) {
       // Each RSS read right after that service's own run: read after the other's run too, the
       // first had idled for it and collected its garbage (old read 143 MB at rest, new 172 under load).
-      runs.old.push(wrk(oldService, path));
-      rss.old.push(rssMb(oldService.child.pid));
-      runs.new.push(wrk(newService, path));
-      rss.new.push(rssMb(newService.child.pid));
+      // Which goes first alternates too, so neither always runs while the other's 50 connections close.
+      const runOld = () => { runs.old.push(wrk(oldService, path)); rss.old.push(rssMb(oldService.child.pid)); };
+      const runNew = () => { runs.new.push(wrk(newService, path)); rss.new.push(rssMb(newService.child.pid)); };
+      if (r % 2 === 0) { runOld(); runNew(); } else { runNew(); runOld(); }
     }
     const rps = (xs: { rps: number }[]) => median(xs.map((x) => x.rps));
     const cpu = (xs: { cpu: number }[]) => median(xs.map((x) => x.cpu));
-    console.log(`  ${path.slice(0, 66).padEnd(66)} ${rps(runs.old).toFixed(0).padStart(10)} ${rps(runs.new).toFixed(0).padStart(10)} ${(rps(runs.new) / rps(runs.old)).toFixed(3).padStart(6)} ${cpu(runs.old).toFixed(1).padStart(8)} ${cpu(runs.new).toFixed(1).padStart(8)} ${(cpu(runs.new) / cpu(runs.old)).toFixed(3).padStart(6)}`);
+    // Each round's new/old, its two runs back to back: the machine's drift between rounds cancels.
+    const paired = (of: (x: { rps: number; cpu: number }) => number) => median(runs.new.map((x, r) => of(x) / of(runs.old[r]!)));
+    console.log(`  ${path.slice(0, 66).padEnd(66)} ${rps(runs.old).toFixed(0).padStart(10)} ${rps(runs.new).toFixed(0).padStart(10)} ${(rps(runs.new) / rps(runs.old)).toFixed(3).padStart(6)} ${paired((x) => x.rps).toFixed(3).padStart(6)} ${cpu(runs.old).toFixed(1).padStart(8)} ${cpu(runs.new).toFixed(1).padStart(8)} ${(cpu(runs.new) / cpu(runs.old)).toFixed(3).padStart(6)} ${paired((x) => x.cpu).toFixed(3).padStart(6)}`);
   }
   const spread = (xs: number[]) => `${median(xs).toFixed(1)} MB (${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)})`;
   console.log(`  RSS at rest (started, idle 1 s): old ${atRest.old.toFixed(1)} MB, new ${atRest.new.toFixed(1)} MB`);

@@ -16,6 +16,7 @@
 // the compiler's threads take turns on the worker's own core (own pairs' p99 12 ms pinned,
 // 2-3 ms not).
 
+import { dlopen } from "bun:ffi";
 import { join } from "node:path";
 import { loadData } from "../../server/process/load-data.ts";
 import { createAppState } from "../../server/http/pipeline/app-state.ts";
@@ -31,30 +32,52 @@ const LIMIT_MS = 5;
 const FLOOR_WINDOWS = 200;
 const FLOOR_MS = 50;
 
-/** The longest the worker was held while `answer` was being made (ms): the call itself, or the longest gap between the chain's ticks. */
-async function heldFor(call: () => Response | Promise<Response>): Promise<number> {
+// This thread's CPU time (clock_gettime(CLOCK_THREAD_CPUTIME_ID)): of a hold, what the worker's
+// own thread ran (our code, and the collector's work done on it), apart from the time the
+// system ran other threads instead (the runtime's collector and compiler threads, other processes).
+const CLOCK_THREAD_CPUTIME_ID = 3;
+const libc = dlopen("libc.so.6", { clock_gettime: { args: ["i32", "ptr"], returns: "i32" } });
+const timespec = new BigInt64Array(2);
+const threadCpuMs = () => {
+  libc.symbols.clock_gettime(CLOCK_THREAD_CPUTIME_ID, timespec);
+  return Number(timespec[0]) * 1000 + Number(timespec[1]) / 1e6;
+};
+
+interface Held { ms: number; cpuMs: number }
+
+/**
+ * The longest the worker was held while `answer` was being made (ms): the call itself, or the
+ * longest gap between the chain's ticks; and the most CPU its thread ran in any one such hold.
+ */
+async function heldFor(call: () => Response | Promise<Response>): Promise<Held> {
   const start = performance.now();
+  const cpuStart = threadCpuMs();
   const answer = call();
   const called = performance.now() - start;
+  const calledCpu = threadCpuMs() - cpuStart;
   if (!(answer instanceof Promise)) {
     await answer.arrayBuffer();
-    return called;
+    return { ms: called, cpuMs: calledCpu };
   }
-  let longest = called;
+  const held = { ms: called, cpuMs: calledCpu };
   let done = false;
   let last = performance.now();
+  let lastCpu = threadCpuMs();
   const tick = () => {
     const now = performance.now();
-    longest = Math.max(longest, now - last);
+    const cpu = threadCpuMs();
+    held.ms = Math.max(held.ms, now - last);
+    held.cpuMs = Math.max(held.cpuMs, cpu - lastCpu);
     last = now;
+    lastCpu = cpu;
     if (!done) setImmediate(tick);
   };
   setImmediate(tick);
   const made = await answer;
   done = true;
-  longest = Math.max(longest, performance.now() - last);
+  tick();
   await made.arrayBuffer();
-  return longest;
+  return held;
 }
 
 export async function benchLongestBlock(dataDir: string): Promise<void> {
@@ -65,23 +88,24 @@ export async function benchLongestBlock(dataDir: string): Promise<void> {
   const releases = data.history.releases.map((r) => r.release);
   console.log(`longest block: the longest one request holds the worker, in process, per route's costliest query (limit ${LIMIT_MS} ms)`);
   console.log("  (turns: of the answers made in turns, as /metrics counts them (zonetime_build_turn_seconds): how many, how many held the worker over 5 ms)");
-  console.log(`  ${"query".padEnd(46)} ${"median ms".padStart(9)} ${"p99 ms".padStart(7)} ${"max ms".padStart(7)} ${"turns".padStart(7)} ${"> 5 ms".padStart(6)}`);
+  console.log(`  ${"query".padEnd(46)} ${"median ms".padStart(9)} ${"p99 ms".padStart(7)} ${"max ms".padStart(7)} ${"cpu p99".padStart(8)} ${"cpu max".padStart(8)} ${"turns".padStart(7)} ${"> 5 ms".padStart(6)}`);
   const over5 = TURN_BUCKETS.indexOf(0.005) + 1; // the first bucket past 5 ms
   const turnsOver = (t: { counts: number[] }) => t.counts.slice(over5).reduce((a, b) => a + b, 0);
   const turnCount = (t: { counts: number[] }) => t.counts.reduce((a, b) => a + b, 0);
   let turnsBefore = buildTurns();
-  const report = (label: string, held: number[]) => {
-    held.sort((a, b) => a - b);
+  const report = (label: string, holds: Held[]) => {
+    const held = holds.map((h) => h.ms).sort((a, b) => a - b);
+    const cpu = holds.map((h) => h.cpuMs).sort((a, b) => a - b);
     const max = held[held.length - 1]!;
     const p99 = held[Math.floor((held.length - 1) * 0.99)]!;
     const turns = buildTurns();
     const made = turnCount(turns) - turnCount(turnsBefore);
     const over = made === 0 ? "" : String(turnsOver(turns) - turnsOver(turnsBefore));
     turnsBefore = turns;
-    console.log(`  ${label.padEnd(46)} ${held[held.length >> 1]!.toFixed(2).padStart(9)} ${p99.toFixed(2).padStart(7)} ${max.toFixed(2).padStart(7)} ${(made === 0 ? "" : String(made)).padStart(7)} ${over.padStart(6)}${p99 > LIMIT_MS ? "  OVER" : ""}`);
+    console.log(`  ${label.padEnd(46)} ${held[held.length >> 1]!.toFixed(2).padStart(9)} ${p99.toFixed(2).padStart(7)} ${max.toFixed(2).padStart(7)} ${cpu[Math.floor((cpu.length - 1) * 0.99)]!.toFixed(2).padStart(8)} ${cpu[cpu.length - 1]!.toFixed(2).padStart(8)} ${(made === 0 ? "" : String(made)).padStart(7)} ${over.padStart(6)}${p99 > LIMIT_MS ? "  OVER" : ""}`);
   };
   const floor = async (when: string) => {
-    const held: number[] = [];
+    const held: Held[] = [];
     for (let n = 0; n < FLOOR_WINDOWS; n++) held.push(await heldFor(() => Bun.sleep(FLOOR_MS).then(() => new Response(null))));
     report(`floor ${when}: nothing made, ${FLOOR_WINDOWS} x ${FLOOR_MS} ms`, held);
   };
@@ -93,7 +117,7 @@ export async function benchLongestBlock(dataDir: string): Promise<void> {
     // Warmed (compiled) on other queries of the same shape than those measured.
     for (let n = 0; n < 20; n++) await heldFor(ask(row.request(count + n).path, row.request(count + n).body));
     turnsBefore = buildTurns();
-    const held: number[] = [];
+    const held: Held[] = [];
     for (let n = 0; n < count; n++) held.push(await heldFor(ask(row.request(n).path, row.request(n).body)));
     report(row.label, held);
   }
