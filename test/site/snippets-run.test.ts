@@ -50,7 +50,15 @@ async function blocksOf(page: Page, path: string): Promise<Block[]> {
     let text = b.text;
     if (b.button) {
       await page.click(`button[data-copy="${b.button}"]`);
-      text = await page.evaluate(() => (globalThis as any).navigator.clipboard.readText());
+      // The button writes the clipboard after the click has returned (writeText is a promise):
+      // read it again for up to 5 s until it holds the block.
+      const readClipboard = () => page.evaluate(() => (globalThis as any).navigator.clipboard.readText() as Promise<string>);
+      const until = Date.now() + 5000;
+      text = await readClipboard();
+      while (text !== b.text && Date.now() < until) {
+        await Bun.sleep(20);
+        text = await readClipboard();
+      }
       expect({ path, copied: text }).toEqual({ path, copied: b.text });
     }
     out.push({ page: path, index, kind: b.kind, text });
