@@ -32,14 +32,15 @@ const LIMIT_MS = 5;
 const FLOOR_WINDOWS = 200;
 const FLOOR_MS = 50;
 
-// This thread's CPU time (clock_gettime(CLOCK_THREAD_CPUTIME_ID)): of a hold, what the worker's
-// own thread ran (our code, and the collector's work done on it), apart from the time the
-// system ran other threads instead (the runtime's collector and compiler threads, other processes).
+// This thread's CPU time (Linux's clock_gettime(CLOCK_THREAD_CPUTIME_ID); NaN elsewhere): of a
+// hold, what the worker's own thread ran (our code, and whatever the runtime does on it), apart
+// from the time the system ran other threads instead (the runtime's own, other processes).
 const CLOCK_THREAD_CPUTIME_ID = 3;
-const libc = dlopen("libc.so.6", { clock_gettime: { args: ["i32", "ptr"], returns: "i32" } });
+const clockGettime = process.platform === "linux" ? dlopen("libc.so.6", { clock_gettime: { args: ["i32", "ptr"], returns: "i32" } }).symbols.clock_gettime : null;
 const timespec = new BigInt64Array(2);
 const threadCpuMs = () => {
-  libc.symbols.clock_gettime(CLOCK_THREAD_CPUTIME_ID, timespec);
+  if (clockGettime === null) return NaN;
+  clockGettime(CLOCK_THREAD_CPUTIME_ID, timespec);
   return Number(timespec[0]) * 1000 + Number(timespec[1]) / 1e6;
 };
 

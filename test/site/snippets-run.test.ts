@@ -106,11 +106,11 @@ async function runJs(code: string): Promise<{ ok: boolean; asked: number; detail
   await page.addScriptTag({ type: "module", content: `${code}\n;globalThis.snippetDone = true;` });
   await page.waitForFunction(() => (globalThis as any).snippetDone === true, null, { timeout: 20_000 }).catch(() => errors.push("did not finish"));
   // A snippet may ask from a callback after its script has ended (geolocation's): its requests
-  // are waited for until none has been in flight for a second. ("networkidle" cannot tell: the
-  // page reached it before the snippet ran, so it returns at once, and a slow callback's request
-  // was lost when the page closed: 3 of 4 snippets asked, in a run of test/site whole.)
+  // are waited for until none has been in flight for two seconds. ("networkidle" cannot tell:
+  // the page reached it before the snippet ran, so it returns at once, and a slow callback's
+  // request was lost when the page closed: 3 of 4 snippets asked, in a run of test/site whole.)
   const quietUntil = Date.now() + 15_000;
-  while (Date.now() < quietUntil && (inFlight > 0 || Date.now() - lastActivity < 1000)) await Bun.sleep(50);
+  while (Date.now() < quietUntil && (inFlight > 0 || Date.now() - lastActivity < 2000)) await Bun.sleep(50);
   await page.close();
   const ok = errors.length === 0 && answers.every((s) => s < 400);
   return { ok, asked: answers.length, detail: `errors ${JSON.stringify(errors)}, answers ${JSON.stringify(answers)}` };
