@@ -8,8 +8,12 @@
 // 10-30%, and 15 long rounds in process still read 0.90-1.16 for two identical handlers: the
 // machine drifts over seconds. 301 rounds of 2,000 requests (4-30 ms each) interleave old
 // and new finely enough that the drift cancels: a checkout against a copy of itself reads
-// 0.993-0.998 (IQR about +-3%), so a 3% change is seen. What differs only in the bytes
-// handed to Bun's HTTP layer (headers) is ab.ts's to show.
+// 0.993-0.998 (IQR about +-3%). Two cautions, measured: one endpoint's median moves by up to
+// about 3% from one process to the next (each compiles its own way), so trust a ratio that
+// repeats over three runs; and an endpoint run alone (BENCH_ENDPOINTS) reads lower than in
+// the whole list (/clock 1.019 alone, 1.055-1.079 in full runs), so compare full runs with
+// full runs. What differs only in the bytes handed to Bun's HTTP layer (headers) is ab.ts's
+// to show.
 
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
