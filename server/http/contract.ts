@@ -113,6 +113,12 @@ export interface RouteRow {
    * whatever more the answer costs when it is made (limits/answer-cost.ts).
    */
   inTurns?: true;
+  /**
+   * It answers from tz rules: `?tzdb=RELEASE` answers as that release would, from the
+   * release's data (time-machine/with-tzdb.ts). The pipeline reads the query for it once
+   * per URL, with the route; a row without it takes no `tzdb`.
+   */
+  tzdb?: true;
   handle: RouteHandler;
 }
 

@@ -41,10 +41,11 @@ export interface DialectAnswer {
   acceptLanguage: string | undefined;
 }
 
-/** `?lang=`'s `timezone_name` tail of a time object, for the second it was made for (params/lang-param.ts). */
-export interface TimezoneNameTail {
+/** `?lang=`'s `timezone_name` tails of a URL's time objects, one per zone it named, for the second they were made for (params/lang-param.ts). */
+export interface TimezoneNameTails {
   second: number;
-  bytes: Uint8Array;
+  names: readonly ResolvedName[];
+  tails: readonly Uint8Array[];
 }
 
 export interface Memos {
@@ -60,13 +61,16 @@ export interface Memos {
   clockLists: Memo<readonly ResolvedName[]>;
   /** A TimeZoneDB or Google URL -> its answer, while it holds (dialects/kept-answers.ts). */
   dialectAnswers: Memo<DialectAnswer>;
-  /** Zone, format and query -> the `timezone_name` tail `?lang=` adds (params/lang-param.ts). */
-  timezoneNames: Memo<TimezoneNameTail>;
+  /** Request URL -> the `timezone_name` tails `?lang=` adds to its time objects (params/lang-param.ts). */
+  timezoneNames: Memo<TimezoneNameTails>;
   /** Two releases and a range -> what changed between them (time-machine/changes-answer.ts). */
   releaseChanges: Memo<ReleaseChanges>;
 }
 
 export const MB = 1024 * 1024;
+
+/** A URL's tails: their bytes, and a pointer per name. */
+const tailsBytes = (v: TimezoneNameTails) => v.tails.reduce((sum, tail) => sum + tail.length + 64, 0) + 8 * v.names.length;
 /** What an older release's data gets of each memo store's bounds. */
 export const RELEASE_MEMO_SHARE = 1 / 16;
 /** No key of ours is a client's 8 KB of text: a longer URL is answered each time. */
@@ -98,7 +102,7 @@ export function createMemos(previous?: Memos, share = 1, tallies?: MemoTallies):
     timeapiZones: new Memo("timeapi_zones", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), undefined, previous?.timeapiZones, tallyOf("timeapi_zones")),
     clockLists: new Memo("clock_lists", bounds({ maxEntries: 1024, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => 8 * v.length, previous?.clockLists, tallyOf("clock_lists")),
     dialectAnswers: new Memo("dialect_answers", bounds({ maxEntries: 16_384, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => v.body.size + 2 * (v.acceptLanguage?.length ?? 0) + 360, previous?.dialectAnswers, tallyOf("dialect_answers")),
-    timezoneNames: new Memo("timezone_names", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 1 * MB }), (v) => v.bytes.length, previous?.timezoneNames, tallyOf("timezone_names")),
+    timezoneNames: new Memo("timezone_names", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 1 * MB }), tailsBytes, previous?.timezoneNames, tallyOf("timezone_names")),
     // Room for every consecutive pair (the feeds and release pages: 15.8 MB for 211 releases) and a few far ones (up to 2.4 MB each).
     releaseChanges: new Memo("release_changes", bounds({ maxEntries: 1024, maxKeyLength: PARAM_KEY, maxBytes: 24 * MB }), releaseChangesBytes, previous?.releaseChanges, tallyOf("release_changes")),
   };

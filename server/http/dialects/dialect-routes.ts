@@ -3,7 +3,7 @@
 // /v2.1/ and /v2/, Google at /maps/api/timezone/. Each row names the dialect whose error
 // shape it answers in. TimeZoneDB's and Google's answers are kept per URL while they hold
 // (kept-answers.ts); timeapi.io's current times carry the microsecond, so are made each time.
-// `withTzdb`: `?tzdb=RELEASE` on every GET row that answers from tz rules (docs/time-machine.md
+// `tzdb`: `?tzdb=RELEASE` on every GET row that answers from tz rules (docs/time-machine.md
 // says why not the POST rows nor the calendar-only ones).
 
 import type { RouteRow } from "../contract.ts";
@@ -16,7 +16,6 @@ import { v1AvailableTimeZones, v1CurrentTime, v1Unix, v1ZoneInfo } from "./timea
 import { convertTimeZone as tzdbConvert, getTimeZone, listTimeZone } from "./timezonedb/tzdb-routes.ts";
 import { TIMEZONEDB } from "./timezonedb/tzdb-output.ts";
 import { keptFirst } from "./kept-answers.ts";
-import { withTzdb } from "../time-machine/with-tzdb.ts";
 import { LIVE, RELEASE, RELEASE_BY_LANGUAGE, type CachePolicy } from "../caching/cache-policy.ts";
 
 /** A POST-only route answers GET with timeapi.io's 405. */
@@ -27,17 +26,19 @@ const postOnly = () => {
 // `cache`: timeapi.io's answers are about now (LIVE) but its name lists and calendar days.
 const timeapi = (pattern: string, label: string, cache: CachePolicy, handle: RouteRow["handle"], extra: Partial<RouteRow> = {}): RouteRow =>
   ({ pattern, on: "api", only: "wta", caseless: true, label, cache, limited: true, dialect: LEGACY, handle, ...extra });
-const timeapiV1 = (pattern: string, cache: CachePolicy, handle: RouteRow["handle"]): RouteRow =>
-  ({ pattern, on: "api", only: "wta", caseless: true, label: "timeapi_v1", cache, limited: true, dialect: V1, handle });
+const timeapiV1 = (pattern: string, cache: CachePolicy, handle: RouteRow["handle"], extra: Partial<RouteRow> = {}): RouteRow =>
+  ({ pattern, on: "api", only: "wta", caseless: true, label: "timeapi_v1", cache, limited: true, dialect: V1, handle, ...extra });
+/** The row answers from tz rules: `?tzdb=RELEASE` answers as that release would (RouteRow.tzdb). */
+const TZDB: Partial<RouteRow> = { tzdb: true };
 
 const TIMEAPI_ROWS: RouteRow[] = [
-  timeapi("/time/current/zone", "timeapi_time", LIVE, withTzdb(currentTime(byZone))),
-  timeapi("/time/current/coordinate", "timeapi_time", LIVE, withTzdb(currentTime(byCoordinate))),
-  timeapi("/time/current/ip", "timeapi_time", LIVE, withTzdb(currentTime(byIp))),
-  timeapi("/timezone/availabletimezones", "timeapi_timezone", RELEASE, withTzdb(availableTimeZones)),
-  timeapi("/timezone/zone", "timeapi_timezone", LIVE, withTzdb(zoneInfo(byZone))),
-  timeapi("/timezone/coordinate", "timeapi_timezone", LIVE, withTzdb(zoneInfo(byCoordinate))),
-  timeapi("/timezone/ip", "timeapi_timezone", LIVE, withTzdb(zoneInfo(byIp))),
+  timeapi("/time/current/zone", "timeapi_time", LIVE, currentTime(byZone), TZDB),
+  timeapi("/time/current/coordinate", "timeapi_time", LIVE, currentTime(byCoordinate), TZDB),
+  timeapi("/time/current/ip", "timeapi_time", LIVE, currentTime(byIp), TZDB),
+  timeapi("/timezone/availabletimezones", "timeapi_timezone", RELEASE, availableTimeZones, TZDB),
+  timeapi("/timezone/zone", "timeapi_timezone", LIVE, zoneInfo(byZone), TZDB),
+  timeapi("/timezone/coordinate", "timeapi_timezone", LIVE, zoneInfo(byCoordinate), TZDB),
+  timeapi("/timezone/ip", "timeapi_timezone", LIVE, zoneInfo(byIp), TZDB),
   timeapi("/conversion/converttimezone", "timeapi_conversion", LIVE, postOnly, { post: convertTimeZone }),
   timeapi("/conversion/translate", "timeapi_conversion", LIVE, postOnly, { post: translate }),
   timeapi("/conversion/dayoftheweek/{date}", "timeapi_conversion", RELEASE, dayOfTheWeek),
@@ -47,26 +48,26 @@ const TIMEAPI_ROWS: RouteRow[] = [
   timeapi("/calculation/custom/increment", "timeapi_calculation", LIVE, postOnly, { post: calculation(true, 1) }),
   timeapi("/calculation/custom/decrement", "timeapi_calculation", LIVE, postOnly, { post: calculation(true, -1) }),
   timeapi("/health/check", "timeapi_health", LIVE, healthCheck),
-  timeapiV1("/v1/time/current/zone", LIVE, withTzdb(v1CurrentTime(byZone))),
-  timeapiV1("/v1/time/current/coordinate", LIVE, withTzdb(v1CurrentTime(byCoordinate))),
-  timeapiV1("/v1/time/current/ip", LIVE, withTzdb(v1CurrentTime(byIp))),
+  timeapiV1("/v1/time/current/zone", LIVE, v1CurrentTime(byZone), TZDB),
+  timeapiV1("/v1/time/current/coordinate", LIVE, v1CurrentTime(byCoordinate), TZDB),
+  timeapiV1("/v1/time/current/ip", LIVE, v1CurrentTime(byIp), TZDB),
   timeapiV1("/v1/time/current/unix", LIVE, v1Unix),
-  timeapiV1("/v1/timezone/zone", LIVE, withTzdb(v1ZoneInfo(byZone))),
-  timeapiV1("/v1/timezone/coordinate", LIVE, withTzdb(v1ZoneInfo(byCoordinate))),
-  timeapiV1("/v1/timezone/ip", LIVE, withTzdb(v1ZoneInfo(byIp))),
-  timeapiV1("/v1/timezone/availabletimezones", RELEASE, withTzdb(v1AvailableTimeZones)),
+  timeapiV1("/v1/timezone/zone", LIVE, v1ZoneInfo(byZone), TZDB),
+  timeapiV1("/v1/timezone/coordinate", LIVE, v1ZoneInfo(byCoordinate), TZDB),
+  timeapiV1("/v1/timezone/ip", LIVE, v1ZoneInfo(byIp), TZDB),
+  timeapiV1("/v1/timezone/availabletimezones", RELEASE, v1AvailableTimeZones, TZDB),
 ];
 
 const tzdb = (version: "v2" | "v2.1"): RouteRow[] => [
-  { pattern: `/${version}/get-time-zone`, on: "raw", label: "timezonedb", cache: LIVE, limited: true, dialect: TIMEZONEDB, handle: withTzdb(keptFirst(getTimeZone(version))) },
-  { pattern: `/${version}/list-time-zone`, on: "raw", label: "timezonedb", cache: LIVE, limited: true, dialect: TIMEZONEDB, handle: withTzdb(keptFirst(listTimeZone)) },
-  { pattern: `/${version}/convert-time-zone`, on: "raw", label: "timezonedb", cache: LIVE, limited: true, dialect: TIMEZONEDB, handle: withTzdb(keptFirst(tzdbConvert)) },
+  { pattern: `/${version}/get-time-zone`, on: "raw", label: "timezonedb", cache: LIVE, limited: true, dialect: TIMEZONEDB, tzdb: true, handle: keptFirst(getTimeZone(version)) },
+  { pattern: `/${version}/list-time-zone`, on: "raw", label: "timezonedb", cache: LIVE, limited: true, dialect: TIMEZONEDB, tzdb: true, handle: keptFirst(listTimeZone) },
+  { pattern: `/${version}/convert-time-zone`, on: "raw", label: "timezonedb", cache: LIVE, limited: true, dialect: TIMEZONEDB, tzdb: true, handle: keptFirst(tzdbConvert) },
 ];
 
 export const DIALECT_ROUTES: readonly RouteRow[] = [
   ...TIMEAPI_ROWS,
   ...tzdb("v2.1"),
   ...tzdb("v2"),
-  { pattern: "/maps/api/timezone/json", on: "raw", label: "google", cache: RELEASE_BY_LANGUAGE, limited: true, dialect: GOOGLE_JSON, handle: withTzdb(keptFirst(timezone("json"))) },
-  { pattern: "/maps/api/timezone/xml", on: "raw", label: "google", cache: RELEASE_BY_LANGUAGE, limited: true, dialect: GOOGLE_XML, handle: withTzdb(keptFirst(timezone("xml"))) },
+  { pattern: "/maps/api/timezone/json", on: "raw", label: "google", cache: RELEASE_BY_LANGUAGE, limited: true, dialect: GOOGLE_JSON, tzdb: true, handle: keptFirst(timezone("json")) },
+  { pattern: "/maps/api/timezone/xml", on: "raw", label: "google", cache: RELEASE_BY_LANGUAGE, limited: true, dialect: GOOGLE_XML, tzdb: true, handle: keptFirst(timezone("xml")) },
 ];

@@ -10,6 +10,7 @@ import type { ResolvedName } from "../../tz/zone-table.ts";
 import { badRequest } from "../pipeline/http-errors.ts";
 import { queryParam } from "./query.ts";
 import type { RouteRequest } from "../contract.ts";
+import type { TimezoneNameTails } from "../caching/memos.ts";
 
 /** The locale `?lang=` asks for; null when there is none or the profile takes none. */
 export function langParam(request: RouteRequest): Locale | null {
@@ -22,32 +23,71 @@ export function langParam(request: RouteRequest): Locale | null {
 
 const encoder = new TextEncoder();
 
+/** True when the spec profile's query names a language (one scan of the query, nothing decoded into a key). */
+export function asksLanguage(request: RouteRequest): boolean {
+  return request.profile === "spec" && request.query.length > 0 && queryParam(request.query, "lang") !== undefined;
+}
+
 /** A rendered time object with `timezone_name` last: the long name in force at `seconds`. */
 export function withTimezoneName(request: RouteRequest, body: Uint8Array, name: ResolvedName, seconds: number): Uint8Array {
-  if (request.profile !== "spec" || request.query.length === 0) return body;
-  // Most queries name no language (`?at=`, `/clock`'s `?zones=`): one scan of the query, no
-  // key made, no miss counted (a /clock of three zones made three keys and three misses).
-  if (queryParam(request.query, "lang") === undefined) return body;
-  // The same query for the same zone in the same second: the same tail. The name in force
-  // changes only at a clock or metazone change, never inside a second, so a clock polling
-  // one zone in one language resolves the locale and names the zone once a second.
-  const tails = request.data.memos.timezoneNames;
-  const key = `${name.name}\n${request.format}\n${request.query}`;
-  const kept = tails.get(key);
-  let tail = kept !== undefined && kept.second === seconds ? kept.bytes : undefined;
-  if (kept !== undefined && tail === undefined) tails.stale();
-  if (tail === undefined) {
-    const locale = langParam(request);
-    if (locale === null) return body;
-    const long = request.data.namer.longNameAt(name.name, seconds, locale, "specific")!;
-    // JSON: the closing brace is the last byte; text: one more `key: value` line.
-    tail = encoder.encode(request.format === "json" ? `,"timezone_name":${JSON.stringify(long)}}` : `timezone_name: ${long}\n`);
-    tails.set(key, { second: seconds, bytes: tail });
-  }
-  const keep = request.format === "json" ? body.length - 1 : body.length;
+  // Most queries name no language (`?at=`, `/clock`'s `?zones=`): nothing more is done.
+  if (!asksLanguage(request)) return body;
+  const kept = keptTails(request, seconds);
+  const tail = kept !== undefined && kept.names.length === 1 && kept.names[0] === name ? kept.tails[0] : madeTails(request, [name], seconds)?.[0];
+  return tail === undefined ? body : withTail(body, tail, request.format);
+}
+
+/**
+ * The `timezone_name` tails of the time objects of `names` at `seconds`, one per name in
+ * order (`/clock`); null when the query names no language or the profile takes none.
+ */
+export function timezoneNameTails(request: RouteRequest, names: readonly ResolvedName[], seconds: number): readonly Uint8Array[] | null {
+  if (!asksLanguage(request)) return null;
+  const kept = keptTails(request, seconds);
+  return kept !== undefined && sameNames(kept.names, names) ? kept.tails : madeTails(request, names, seconds);
+}
+
+/** The body with `tail` over its end: JSON's closing brace is its last byte; text gets one more line. */
+export function withTail(body: Uint8Array, tail: Uint8Array, format: RouteRequest["format"]): Uint8Array {
+  const keep = format === "json" ? body.length - 1 : body.length;
   const out = new Uint8Array(keep + tail.length);
   // The whole body, then the tail over its closing brace (no subarray: a view costs more than the copy).
   out.set(body);
   out.set(tail, keep);
   return out;
+}
+
+/**
+ * The tails this URL was given in this second, if any. Kept per URL (the string the
+ * pipeline routed by, its hash already made): the same URL in the same second names the
+ * same zones in the same language, and the name in force changes only at a clock or
+ * metazone change, never inside a second. `/ip` without an address is one URL for every
+ * caller, so the names kept are checked against those asked for.
+ */
+function keptTails(request: RouteRequest, seconds: number): TimezoneNameTails | undefined {
+  if (request.url === null) return undefined;
+  const memo = request.data.memos.timezoneNames;
+  const kept = memo.get(request.url);
+  if (kept === undefined || kept.second === seconds) return kept;
+  memo.stale();
+  return undefined;
+}
+
+function sameNames(a: readonly ResolvedName[], b: readonly ResolvedName[]): boolean {
+  if (a === b) return true; // /clock's list, kept per query (routes/world-clock.ts)
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The tails made afresh (the locale resolved, a bad tag refused), and kept for the URL; null without `?lang=`. */
+function madeTails(request: RouteRequest, names: readonly ResolvedName[], seconds: number): readonly Uint8Array[] | null {
+  const locale = langParam(request);
+  if (locale === null) return null;
+  const tails = names.map((name) => {
+    const long = request.data.namer.longNameAt(name.name, seconds, locale, "specific")!;
+    return encoder.encode(request.format === "json" ? `,"timezone_name":${JSON.stringify(long)}}` : `timezone_name: ${long}\n`);
+  });
+  if (request.url !== null) request.data.memos.timezoneNames.set(request.url, { second: seconds, names, tails });
+  return tails;
 }

@@ -24,6 +24,7 @@ import { API_PREFIX } from "../routing/route-table.ts";
 import { matchRequest, REFUSED_PATH } from "../routing/match-route.ts";
 import type { FetchHandler, RawPath, RouteMatch, RouteRequest } from "../contract.ts";
 import { PAGE_SECURITY_HEADERS } from "../bun/static-site.ts";
+import { answerInRelease } from "../time-machine/with-tzdb.ts";
 
 
 
@@ -45,7 +46,7 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
     const started = performance.now();
     dated.begin();
     const url = req.url;
-    const { target, match: routedMatch } = routedTarget(routes, url);
+    const { target, match: routedMatch, release } = routedTarget(routes, url);
     // Who the client is costs Bun about a microsecond (requestIP): resolved here only when a
     // limit or the access log needs it for every request, else when a route reads it.
     let client: string | null = null;
@@ -66,7 +67,7 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
       spent.cost = 1;
       spent.later = null;
       decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey, 1) : null;
-      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, server, url, target, match, eager ? client : UNRESOLVED, state, spent, request);
+      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, server, url, target, match, release, eager ? client : UNRESOLVED, state, spent, request);
       if (decision?.allowed && spent.cost > 1) decision = state.limiter!.charge(limitKey, spent.cost - 1);
     } catch (error) {
       response = failedRequest(state, req.method, target.path, error);
@@ -98,6 +99,8 @@ interface Spent {
 interface RoutedTarget {
   target: RequestTarget;
   match: RouteMatch;
+  /** The route takes `?tzdb=` (RouteRow.tzdb) and the query names it: answered from that release (time-machine/with-tzdb.ts). */
+  release: boolean;
 }
 
 /** A routed target's objects beside its key: its slices, match and params (2.7 MB of heap for 4,096 entries of 256-character URLs, measured). */
@@ -115,7 +118,8 @@ function routedTarget(memo: Memo<RoutedTarget>, url: string): RoutedTarget {
   const target = Object.freeze(requestTarget(url));
   const match = matchRequest(target.path, target.query);
   Object.freeze(match.params);
-  const routed: RoutedTarget = Object.freeze({ target, match: Object.freeze(match) });
+  const release = match.route?.tzdb === true && target.query.indexOf("tzdb=") >= 0;
+  const routed: RoutedTarget = Object.freeze({ target, match: Object.freeze(match), release });
   memo.set(url, routed);
   return routed;
 }
@@ -210,7 +214,7 @@ class PipelineRequest implements RouteRequest {
 const UNRESOLVED = Symbol("unresolved client");
 
 /** `client`: the client's address, or UNRESOLVED: not known yet (PipelineRequest resolves it when read). */
-function respond(req: Request, server: Server<unknown> | null, url: string, target: RequestTarget, match: RouteMatch, client: string | null | typeof UNRESOLVED, state: AppState, spent: Spent, reused: PipelineRequest): Response | Promise<Response> {
+function respond(req: Request, server: Server<unknown> | null, url: string, target: RequestTarget, match: RouteMatch, release: boolean, client: string | null | typeof UNRESOLVED, state: AppState, spent: Spent, reused: PipelineRequest): Response | Promise<Response> {
   const method = req.method;
   const head = method === "HEAD";
   const route = match.route;
@@ -262,7 +266,7 @@ function respond(req: Request, server: Server<unknown> | null, url: string, targ
       own.cost = 1;
       let later = false;
       try {
-        const response = route.handle(own, state);
+        const response = release ? answerInRelease(route.handle, own, state) : route.handle(own, state);
         spent.cost = own.cost;
         if (!(response instanceof Promise)) return response;
         if (own === reused) throw new Error(`${route.label}: an answer made later on a row not marked inTurns`);

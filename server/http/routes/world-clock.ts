@@ -6,7 +6,7 @@
 // cost ten time objects of the client's rate budget (RouteRequest.cost: admitted while the
 // client has a token, as any request, then charged the rest).
 
-import { withTimezoneName } from "../params/lang-param.ts";
+import { timezoneNameTails, withTail } from "../params/lang-param.ts";
 import { checkLocalYears, instantParam } from "../params/at-param.ts";
 import { badRequest, notFound } from "../pipeline/http-errors.ts";
 import { queryParam } from "../params/query.ts";
@@ -73,11 +73,10 @@ export function worldClock(request: RouteRequest): Response {
   const parts: Uint8Array[] = new Array(names.length);
   let length = json ? OPEN.length + CLOSE.length : 0;
   // `?lang=` as on every time object: timezone_name added, a bad tag refused (lang-param.ts).
-  // The query is scanned for it once, not once per name.
-  const named = request.profile === "spec" && queryParam(request.query, "lang") !== undefined;
+  const tails = timezoneNameTails(request, names, instant.seconds);
   for (let i = 0; i < names.length; i++) {
     const rendered = renderer.render(names[i]!, instant, request.clientAddress, request.profile, request.format);
-    parts[i] = named ? withTimezoneName(request, rendered, names[i]!, instant.seconds) : rendered;
+    parts[i] = tails === null ? rendered : withTail(rendered, tails[i]!, request.format);
     length += parts[i]!.length + (i > 0 ? separator.length : 0);
   }
   const body = new Uint8Array(length);

@@ -16,7 +16,6 @@ import { worldClock } from "../routes/world-clock.ts";
 import { sync } from "../routes/sync-route.ts";
 import { DIALECT_ROUTES } from "../dialects/dialect-routes.ts";
 import { health, healthLive, healthReady, metrics, openapiDocument } from "../routes/service-routes.ts";
-import { withTzdb } from "../time-machine/with-tzdb.ts";
 import { LIVE, LIVE_OR_RELEASE, RELEASE, UNTIL } from "../caching/cache-policy.ts";
 import { nameChanges, nameFeedAtom, nameFeedJson, releaseChangesRoute, tzdbFeedAtom, tzdbFeedJson, tzdbIndex } from "../time-machine/tzdb-routes.ts";
 
@@ -24,27 +23,27 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   // The dialects first: their paths are no name of WorldTimeAPI's (`/api/TimeZone/zone`
   // was an unknown location there), and every tz name keeps its meaning below.
   ...DIALECT_ROUTES,
-  // `withTzdb`: `?tzdb=RELEASE` answers as that release would (time-machine/with-tzdb.ts).
-  { pattern: "/timezone", on: "api", label: "timezone_list", cache: RELEASE, limited: true, handle: withTzdb(remembered(timezoneList)) },
-  { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", cache: UNTIL, limited: true, handle: withTzdb(remembered(transitions)) },
-  { pattern: "/timezone/{name*}/info", on: "api", label: "info", cache: UNTIL, limited: true, handle: withTzdb(remembered(info)) },
-  { pattern: "/timezone/{name*}/device", on: "api", label: "device", cache: UNTIL, limited: true, handle: withTzdb(device) },
+  // `tzdb`: `?tzdb=RELEASE` answers as that release would (time-machine/with-tzdb.ts).
+  { pattern: "/timezone", on: "api", label: "timezone_list", cache: RELEASE, limited: true, tzdb: true, handle: remembered(timezoneList) },
+  { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", cache: UNTIL, limited: true, tzdb: true, handle: remembered(transitions) },
+  { pattern: "/timezone/{name*}/info", on: "api", label: "info", cache: UNTIL, limited: true, tzdb: true, handle: remembered(info) },
+  { pattern: "/timezone/{name*}/device", on: "api", label: "device", cache: UNTIL, limited: true, tzdb: true, handle: device },
   { pattern: "/timezone/{name*}/changes", on: "api", label: "tzdb_changes", cache: RELEASE, limited: true, text: false, inTurns: true, handle: remembered(nameChanges) },
   { pattern: "/timezone/{name*}/feed.atom", on: "api", label: "tzdb_feed", cache: RELEASE, limited: true, text: false, inTurns: true, handle: remembered(nameFeedAtom) },
   { pattern: "/timezone/{name*}/feed.json", on: "api", label: "tzdb_feed", cache: RELEASE, limited: true, text: false, inTurns: true, handle: remembered(nameFeedJson) },
-  { pattern: "/timezone/{name*}", on: "api", label: "timezone", cache: LIVE_OR_RELEASE, limited: true, handle: withTzdb(timezoneName) },
+  { pattern: "/timezone/{name*}", on: "api", label: "timezone", cache: LIVE_OR_RELEASE, limited: true, tzdb: true, handle: timezoneName },
   { pattern: "/tzdb", on: "api", label: "tzdb", cache: RELEASE, limited: true, text: false, handle: remembered(tzdbIndex) },
   { pattern: "/tzdb/feed.atom", on: "api", label: "tzdb_feed", cache: RELEASE, limited: true, text: false, inTurns: true, handle: remembered(tzdbFeedAtom) },
   { pattern: "/tzdb/feed.json", on: "api", label: "tzdb_feed", cache: RELEASE, limited: true, text: false, inTurns: true, handle: remembered(tzdbFeedJson) },
   { pattern: "/tzdb/{release}/changes", on: "api", label: "tzdb_changes", cache: RELEASE, limited: true, text: false, inTurns: true, handle: remembered(releaseChangesRoute) },
-  { pattern: "/device", on: "api", label: "device_list", cache: UNTIL, limited: true, inTurns: true, handle: withTzdb(deviceIndex) },
-  { pattern: "/device.csv", on: "api", label: "device_list", cache: UNTIL, limited: true, text: false, inTurns: true, handle: withTzdb(deviceCsv) },
-  { pattern: "/convert", on: "api", label: "convert", cache: RELEASE, limited: true, handle: withTzdb(remembered(convert)) },
-  { pattern: "/ip", on: "api", label: "ip", cache: LIVE, limited: true, handle: withTzdb(callerIp) },
-  { pattern: "/ip/{address*}", on: "api", label: "ip", cache: LIVE, limited: true, handle: withTzdb(ipAddress) },
-  { pattern: "/coordinates/{point}", on: "api", label: "coordinates", cache: LIVE, limited: true, handle: withTzdb(coordinates) },
+  { pattern: "/device", on: "api", label: "device_list", cache: UNTIL, limited: true, inTurns: true, tzdb: true, handle: deviceIndex },
+  { pattern: "/device.csv", on: "api", label: "device_list", cache: UNTIL, limited: true, text: false, inTurns: true, tzdb: true, handle: deviceCsv },
+  { pattern: "/convert", on: "api", label: "convert", cache: RELEASE, limited: true, tzdb: true, handle: remembered(convert) },
+  { pattern: "/ip", on: "api", label: "ip", cache: LIVE, limited: true, tzdb: true, handle: callerIp },
+  { pattern: "/ip/{address*}", on: "api", label: "ip", cache: LIVE, limited: true, tzdb: true, handle: ipAddress },
+  { pattern: "/coordinates/{point}", on: "api", label: "coordinates", cache: LIVE, limited: true, tzdb: true, handle: coordinates },
   { pattern: "/places", on: "raw", label: "places", cache: RELEASE, limited: true, handle: remembered(places) },
-  { pattern: "/clock", on: "api", label: "clock", cache: LIVE, limited: true, handle: withTzdb(worldClock) },
+  { pattern: "/clock", on: "api", label: "clock", cache: LIVE, limited: true, tzdb: true, handle: worldClock },
   // Spec profile, JSON only: the smallest answer, and a clock offset has no WorldTimeAPI form.
   { pattern: "/sync", on: "raw", label: "sync", cache: LIVE, limited: true, handle: sync },
   { pattern: "/health", on: "raw", label: "health", cache: LIVE, limited: false, handle: health },
@@ -54,7 +53,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/openapi.json", on: "raw", label: "site", cache: RELEASE, limited: true, handle: openapiDocument },
   // Last: under /api, "/" is the index and any other name is WorldTimeAPI's short form of /api/timezone/{name}.
   { pattern: "/", on: "api", label: "api_index", cache: RELEASE, limited: true, only: "wta", handle: apiIndex },
-  { pattern: "/{name*}", on: "api", label: "timezone", cache: LIVE, limited: true, only: "wta", handle: withTzdb(worldTimeApiAlias) },
+  { pattern: "/{name*}", on: "api", label: "timezone", cache: LIVE, limited: true, only: "wta", tzdb: true, handle: worldTimeApiAlias },
 ];
 
 /** The WorldTimeAPI profile's prefix. */

@@ -5,7 +5,7 @@
 
 import { HttpError, notFound } from "../pipeline/http-errors.ts";
 import type { ApiData } from "../pipeline/api-data.ts";
-import type { RouteHandler, RouteRequest } from "../contract.ts";
+import type { AppState, RouteHandler, RouteRequest } from "../contract.ts";
 import { releaseParam } from "./release-param.ts";
 
 /** A release's data (`release` already known to be served): made once per load, then kept in data.releaseData. */
@@ -65,39 +65,40 @@ function releaseQuery(request: RouteRequest): { data: ApiData; query: string } |
   return asked;
 }
 
-export function withTzdb(handle: RouteHandler): RouteHandler {
-  return (request, state) => {
-    // Nearly every request names no release: one substring test, nothing parsed.
-    if (request.query.indexOf("tzdb=") < 0) return handle(request, state);
-    const asked = releaseQuery(request);
-    if (asked === undefined) return handle(request, state);
-    // The request itself answers from the release's data for the length of the handler's
-    // call, then goes back: no copy of the request per answer. An answer made in turns keeps
-    // it until made (its request is its own: contract.ts, RouteRow.inTurns). Its URL still
-    // names the release, so what is remembered by URL stays the release's.
-    const { data, query } = request;
-    const restore = () => {
-      request.data = data;
-      request.query = query;
-    };
-    const refused = (error: unknown) => error instanceof HttpError && error.code === "unknown_location"
-      ? notFound("unknown_location", `unknown location in tzdb ${asked.data.zones.tzdbVersion}`) : error;
-    request.data = asked.data;
-    request.query = asked.query;
-    let answer: Response | Promise<Response>;
-    try {
-      answer = handle(request, state);
-    } catch (error) {
-      restore();
-      throw refused(error);
-    }
-    if (!(answer instanceof Promise)) {
-      restore();
-      return answer;
-    }
-    return answer.then((made) => (restore(), made), (error) => {
-      restore();
-      throw refused(error);
-    });
+/**
+ * A request on a row that takes `?tzdb=` (RouteRow.tzdb) whose query names it
+ * (pipeline/handler.ts decides once per URL, with the route): `handle`'s answer from that
+ * release's data. Every other request goes to the handler directly, nothing parsed.
+ */
+export function answerInRelease(handle: RouteHandler, request: RouteRequest, state: AppState): Response | Promise<Response> {
+  const asked = releaseQuery(request);
+  if (asked === undefined) return handle(request, state);
+  // The request itself answers from the release's data for the length of the handler's
+  // call, then goes back: no copy of the request per answer. An answer made in turns keeps
+  // it until made (its request is its own: contract.ts, RouteRow.inTurns). Its URL still
+  // names the release, so what is remembered by URL stays the release's.
+  const { data, query } = request;
+  const restore = () => {
+    request.data = data;
+    request.query = query;
   };
+  const refused = (error: unknown) => error instanceof HttpError && error.code === "unknown_location"
+    ? notFound("unknown_location", `unknown location in tzdb ${asked.data.zones.tzdbVersion}`) : error;
+  request.data = asked.data;
+  request.query = asked.query;
+  let answer: Response | Promise<Response>;
+  try {
+    answer = handle(request, state);
+  } catch (error) {
+    restore();
+    throw refused(error);
+  }
+  if (!(answer instanceof Promise)) {
+    restore();
+    return answer;
+  }
+  return answer.then((made) => (restore(), made), (error) => {
+    restore();
+    throw refused(error);
+  });
 }
