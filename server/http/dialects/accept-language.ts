@@ -40,6 +40,7 @@ export function acceptedLanguages(header: string | null): string[] {
  */
 const MAX_KEY = 64;
 export function acceptLanguageKey(header: string | null): string | null {
+  if (header === null) return ""; // most clients of a server-side API send none
   const key = acceptedLanguages(header).join(",");
   return key.length <= MAX_KEY ? key : null;
 }
