@@ -40,7 +40,7 @@ await Bun.sleep(1000);
 const atRest = { old: rssMb(oldService.child.pid), new: rssMb(newService.child.pid) };
 try {
   console.log(`A/B: ${oldDir} (old) and ${newDir} (new); wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, median of ${ROUNDS} alternating rounds${PIN ? ", pinned" : ""}`);
-  console.log(`  ${"endpoint".padEnd(66)} ${"old req/s".padStart(10)} ${"new req/s".padStart(10)} ${"ratio".padStart(6)} ${"paired".padStart(6)} ${"old cpu".padStart(8)} ${"new cpu".padStart(8)} ${"ratio".padStart(6)} ${"paired".padStart(6)}`);
+  console.log(`  ${"endpoint".padEnd(66)} ${"old req/s".padStart(10)} ${"new req/s".padStart(10)} ${"ratio".padStart(6)} ${"paired".padStart(6)} ${"old cpu".padStart(8)} ${"new cpu".padStart(8)} ${"ratio".padStart(6)} ${"paired".padStart(6)} ${"paired IQR".padStart(12)}`);
   for (const path of ENDPOINTS) {
     wrk(oldService, path);
     wrk(newService, path);
@@ -56,8 +56,12 @@ try {
     const rps = (xs: { rps: number }[]) => median(xs.map((x) => x.rps));
     const cpu = (xs: { cpu: number }[]) => median(xs.map((x) => x.cpu));
     // Each round's new/old, its two runs back to back: the machine's drift between rounds cancels.
-    const paired = (of: (x: { rps: number; cpu: number }) => number) => median(runs.new.map((x, r) => of(x) / of(runs.old[r]!)));
-    console.log(`  ${path.slice(0, 66).padEnd(66)} ${rps(runs.old).toFixed(0).padStart(10)} ${rps(runs.new).toFixed(0).padStart(10)} ${(rps(runs.new) / rps(runs.old)).toFixed(3).padStart(6)} ${paired((x) => x.rps).toFixed(3).padStart(6)} ${cpu(runs.old).toFixed(1).padStart(8)} ${cpu(runs.new).toFixed(1).padStart(8)} ${(cpu(runs.new) / cpu(runs.old)).toFixed(3).padStart(6)} ${paired((x) => x.cpu).toFixed(3).padStart(6)}`);
+    const pairs = (of: (x: { rps: number; cpu: number }) => number) => runs.new.map((x, r) => of(x) / of(runs.old[r]!)).sort((a, b) => a - b);
+    const paired = (of: (x: { rps: number; cpu: number }) => number) => median(pairs(of));
+    // The middle half of the rounds' CPU ratios: how far one round reads from the next.
+    const cpuPairs = pairs((x) => x.cpu);
+    const iqr = `${cpuPairs[Math.floor((cpuPairs.length - 1) / 4)]!.toFixed(3)}-${cpuPairs[Math.floor(((cpuPairs.length - 1) * 3) / 4)]!.toFixed(3)}`;
+    console.log(`  ${path.slice(0, 66).padEnd(66)} ${rps(runs.old).toFixed(0).padStart(10)} ${rps(runs.new).toFixed(0).padStart(10)} ${(rps(runs.new) / rps(runs.old)).toFixed(3).padStart(6)} ${paired((x) => x.rps).toFixed(3).padStart(6)} ${cpu(runs.old).toFixed(1).padStart(8)} ${cpu(runs.new).toFixed(1).padStart(8)} ${(cpu(runs.new) / cpu(runs.old)).toFixed(3).padStart(6)} ${paired((x) => x.cpu).toFixed(3).padStart(6)} ${iqr.padStart(12)}`);
   }
   const spread = (xs: number[]) => `${median(xs).toFixed(1)} MB (${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)})`;
   console.log(`  RSS at rest (started, idle 1 s): old ${atRest.old.toFixed(1)} MB, new ${atRest.new.toFixed(1)} MB`);
