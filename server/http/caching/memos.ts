@@ -68,15 +68,15 @@ export interface Memos {
 }
 
 export const MB = 1024 * 1024;
-
-/** A URL's tails: their bytes, and a pointer per name. */
-const tailsBytes = (v: TimezoneNameTails) => v.tails.reduce((sum, tail) => sum + tail.length + 64, 0) + 8 * v.names.length;
 /** What an older release's data gets of each memo store's bounds. */
 export const RELEASE_MEMO_SHARE = 1 / 16;
 /** No key of ours is a client's 8 KB of text: a longer URL is answered each time. */
 export const URL_KEY = 256;
 /** An IPv6 address with an IPv4 tail is at most 45 characters; a point with 20 decimals each, about 50. */
 const PARAM_KEY = 64;
+
+/** A URL's `?lang=` tails: their bytes, and a pointer per name. */
+const tailsBytes = (v: TimezoneNameTails) => v.tails.reduce((sum, tail) => sum + tail.length + 64, 0) + 8 * v.names.length;
 
 /** The stores' shared counts, by store name: every older release's stores count as one (olderReleaseMemos). */
 export type MemoTallies = Map<string, MemoTally>;

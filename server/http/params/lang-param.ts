@@ -32,9 +32,8 @@ export function asksLanguage(request: RouteRequest): boolean {
 export function withTimezoneName(request: RouteRequest, body: Uint8Array, name: ResolvedName, seconds: number): Uint8Array {
   // Most queries name no language (`?at=`, `/clock`'s `?zones=`): nothing more is done.
   if (!asksLanguage(request)) return body;
-  const kept = keptTails(request, seconds);
-  const tail = kept !== undefined && kept.names.length === 1 && kept.names[0] === name ? kept.tails[0] : madeTails(request, [name], seconds)?.[0];
-  return tail === undefined ? body : withTail(body, tail, request.format);
+  const tails = tailsOf(request, [name], seconds);
+  return tails === null ? body : withTail(body, tails[0]!, request.format);
 }
 
 /**
@@ -42,7 +41,11 @@ export function withTimezoneName(request: RouteRequest, body: Uint8Array, name: 
  * order (`/clock`); null when the query names no language or the profile takes none.
  */
 export function timezoneNameTails(request: RouteRequest, names: readonly ResolvedName[], seconds: number): readonly Uint8Array[] | null {
-  if (!asksLanguage(request)) return null;
+  return asksLanguage(request) ? tailsOf(request, names, seconds) : null;
+}
+
+/** The tails kept for this URL in this second if they are for `names`, else made afresh; null: the query names no language after all. */
+function tailsOf(request: RouteRequest, names: readonly ResolvedName[], seconds: number): readonly Uint8Array[] | null {
   const kept = keptTails(request, seconds);
   return kept !== undefined && sameNames(kept.names, names) ? kept.tails : madeTails(request, names, seconds);
 }
