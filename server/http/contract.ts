@@ -52,8 +52,7 @@ export interface RouteRequest {
 
 /**
  * Answers through `request.data.responses`; throws an HttpError for a client's mistake.
- * Synchronous, but on a row marked `inTurns`, whose long builds are done in turns
- * (core/in-turns.ts) and answered later.
+ * Synchronous, but on a row marked `later`, whose long builds are answered later.
  */
 export type RouteHandler = (request: RouteRequest, state: AppState) => Response | Promise<Response>;
 
@@ -108,11 +107,12 @@ export interface RouteRow {
   post?: PostHandler;
   /**
    * Its handler may answer later: a build too long to hold the worker for is done in turns
-   * (core/in-turns.ts). Its request is then its own (not the one the pipeline refills for
-   * each synchronous answer); the cost set before the handler returns is charged at once,
-   * whatever more the answer costs when it is made (limits/answer-cost.ts).
+   * (core/in-turns.ts: device lists) or on the history thread (time-machine/history-builds.ts:
+   * what releases changed, the feeds). Its request is then its own (not the one the pipeline
+   * refills for each synchronous answer); the cost set before the handler returns is charged
+   * at once, whatever more the answer costs when it is made (limits/answer-cost.ts).
    */
-  inTurns?: true;
+  later?: true;
   /**
    * It answers from tz rules: `?tzdb=RELEASE` answers as that release would, from the
    * release's data (time-machine/with-tzdb.ts). The pipeline reads the query for it once

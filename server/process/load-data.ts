@@ -36,7 +36,7 @@ export function decodeTables({ manifest, tables }: TableSet): Tables {
   const places = new PlaceTable(decodePlacesTable(tables[PLACES_FILE].buffer, tables[PLACES_FILE].path));
   const placeZones = places.data.zones.filter((name) => zones.resolve(name) === undefined);
   if (placeZones.length > 0) throw new TableFormatError(tables[PLACES_FILE].path, `names zones that ${ZONES_FILE} lacks (${placeZones.slice(0, 5).join(", ")}); rebuild with \`bun run build\``);
-  const history = TzdbHistory.fromBuffer(tables[HISTORY_FILE].buffer, tables[HISTORY_FILE].path, zones);
+  const history = TzdbHistory.fromBuffer(tables[HISTORY_FILE].buffer, tables[HISTORY_FILE].path, zones, { buffer: tables[ZONES_FILE].buffer, file: tables[ZONES_FILE].path });
   if (history.defaultRelease !== zones.tzdbVersion) {
     throw new TableFormatError(tables[HISTORY_FILE].path, `serves ${history.defaultRelease} first, not ${ZONES_FILE}'s ${zones.tzdbVersion}; rebuild with \`bun run build\``);
   }

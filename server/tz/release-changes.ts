@@ -5,7 +5,6 @@
 
 import type { LocalTimeType } from "../formats/zone-model.ts";
 import type { FooterData, ZoneTable } from "./zone-table.ts";
-import { atOnce, type Steps } from "../core/in-turns.ts";
 
 export interface ChangeWindow {
   /** Unix seconds, inclusive. */
@@ -18,33 +17,21 @@ export interface ChangeWindow {
 
 const differ = (a: LocalTimeType, b: LocalTimeType) => a.utoff !== b.utoff || a.abbr !== b.abbr || a.isdst !== b.isdst;
 
-/** Periods compared between two steps: one name over 1800-2100 between far releases compares 1,000-2,000 (up to 7 ms). */
-const PERIODS_PER_STEP = 64;
-
-/** The windows within [start, end) where `a`'s zone `za` and `b`'s zone `zb` answer differently. */
-export function changeWindows(a: ZoneTable, za: number, b: ZoneTable, zb: number, start: number, end: number): ChangeWindow[] {
-  return atOnce(changeWindowSteps(a, za, b, zb, start, end));
-}
-
 /** Whether two footers fire the same rules (or both let the last type hold forever). */
 function sameFooter(fa: FooterData | null, fb: FooterData | null): boolean {
   if (fa === null || fb === null) return fa === fb;
   return fa.stdoff === fb.stdoff && JSON.stringify(fa.rules) === JSON.stringify(fb.rules);
 }
 
-/** The same, in steps (core/in-turns.ts). */
-export function* changeWindowSteps(a: ZoneTable, za: number, b: ZoneTable, zb: number, start: number, end: number): Steps<ChangeWindow[]> {
+/** The windows within [start, end) where `a`'s zone `za` and `b`'s zone `zb` answer differently. */
+export function changeWindows(a: ZoneTable, za: number, b: ZoneTable, zb: number, start: number, end: number): ChangeWindow[] {
   const windows: ChangeWindow[] = [];
   // Past both zones' last stored transitions, each answers from its footer alone: with the
   // same footer, and the same answer at that point, they agree until the end of time. A walk
   // stops there instead of firing the rules year after year to `end` (most names between
   // two releases: their changes lie in the past), which also made most of the walk's garbage.
   const agreeOnceSame = sameFooter(a.footer(za), b.footer(zb)) ? Math.max(a.lastStoredTransition(za), b.lastStoredTransition(zb)) : Infinity;
-  for (let t = start, periods = 0; t < end; periods++) {
-    if (periods === PERIODS_PER_STEP) {
-      periods = 0;
-      yield;
-    }
+  for (let t = start; t < end; ) {
     const pa = a.periodAt(za, t);
     const pb = b.periodAt(zb, t);
     if (t > agreeOnceSame && !differ(pa.type, pb.type)) break;

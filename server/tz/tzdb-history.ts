@@ -9,6 +9,13 @@ import { ABSENT, decodeHistory, type HistoryData, type ReleaseMeta } from "../fo
 import { NAME_RECORD_INTS, type ZoneTableData } from "../formats/zones-format.ts";
 import { ZoneTable } from "./zone-table.ts";
 import { zoneTabNames } from "./release-zone-tab.ts";
+import { asciiLowerCase } from "../core/ascii-fold.ts";
+
+/** A table's bytes and where they came from: what another thread reads the same table from. */
+export interface TableBytes {
+  buffer: ArrayBuffer;
+  file: string;
+}
 
 export class TzdbHistory {
   /** Newest (the default) first. */
@@ -20,6 +27,8 @@ export class TzdbHistory {
   private readonly byRelease = new Map<string, number>();
   private readonly tables = new Map<string, ZoneTable>();
   private readonly stringOfName = new Map<string, number>();
+  /** Every name any release had, by its ASCII lower case. */
+  private readonly byLowerName = new Map<string, string>();
   /**
    * Every stored version as one table, which each release's table points into. Made with the
    * history (7 ms, 1 MB of heap): made on first use, it held the request that first named an
@@ -30,7 +39,11 @@ export class TzdbHistory {
   private readonly strings: string[];
   private readonly factStringsBase: number;
 
-  constructor(data: HistoryData, private readonly defaultTable: ZoneTable) {
+  /**
+   * `bytes`: what it and the default table were read from, so that a thread of its own can
+   * read them again (http/time-machine/history-thread.ts); null where it was made otherwise.
+   */
+  constructor(data: HistoryData, private readonly defaultTable: ZoneTable, readonly bytes: { history: TableBytes; zones: TableBytes } | null = null) {
     this.data = data;
     this.factStringsBase = data.zones.strings.length;
     this.strings = data.meta.facts ? data.zones.strings.concat(data.meta.facts.rows.flat()) : data.zones.strings;
@@ -41,10 +54,23 @@ export class TzdbHistory {
     this.releases.forEach((r, i) => this.byRelease.set(r.release, i));
     const names = data.zones.names;
     for (let o = 0; o < names.length; o += NAME_RECORD_INTS) this.stringOfName.set(data.zones.strings[names[o]!]!, names[o]!);
+    for (const name of this.allNames) this.byLowerName.set(asciiLowerCase(name) ?? name, name);
   }
 
-  static fromBuffer(buffer: ArrayBuffer, file: string, defaultTable: ZoneTable): TzdbHistory {
-    return new TzdbHistory(decodeHistory(buffer, file), defaultTable);
+  /** `zonesBytes`: the bytes `defaultTable` was read from (see `bytes`). */
+  static fromBuffer(buffer: ArrayBuffer, file: string, defaultTable: ZoneTable, zonesBytes?: TableBytes): TzdbHistory {
+    return new TzdbHistory(decodeHistory(buffer, file), defaultTable, zonesBytes === undefined ? null : { history: { buffer, file }, zones: zonesBytes });
+  }
+
+  /**
+   * `raw` as the releases spell it (`europe/london` -> `Europe/London`), if any release served
+   * had it; `release`: if that one had it. Found without making a release's table (up to 6 ms
+   * the first time), as a release table's resolve would find it.
+   */
+  spelling(raw: string, release?: string): string | undefined {
+    const name = this.nameIndex(raw) >= 0 ? raw : this.byLowerName.get(asciiLowerCase(raw) ?? "");
+    if (name === undefined || (release !== undefined && this.versionOf(release, name) === null)) return undefined;
+    return name;
   }
 
   get defaultRelease(): string {

@@ -5,9 +5,8 @@
 // and, for the consecutive pairs, the widest one.
 
 import { expect, test } from "bun:test";
-import { atOnce } from "../../server/core/in-turns.ts";
 import { loadData } from "../../server/process/load-data.ts";
-import { releaseChangeSteps, windowEntry, windowsJson } from "../../server/http/time-machine/changes-answer.ts";
+import { releaseChanges, windowEntry, windowsJson } from "../../server/http/time-machine/changes-answer.ts";
 import { testDataDir } from "../support/test-server.ts";
 
 test("windowsJson writes the text JSON.stringify writes of windowEntry's objects", async () => {
@@ -20,7 +19,7 @@ test("windowsJson writes the text JSON.stringify writes of windowEntry's objects
     // The widest range (0001-9999) for the consecutive pairs: the far one over it walks for half a minute.
     const far = since === releases.at(-1) && release === releases[0];
     for (const [start, end] of far ? [[undefined, undefined]] as const : [[undefined, undefined], [-62135596800, 253402300800]] as const) {
-      for (const { windows: ws } of atOnce(releaseChangeSteps(history, since, release, start, end)).changed) {
+      for (const { windows: ws } of releaseChanges(history, since, release, start, end).changed) {
         for (const profile of ["spec", "wta"] as const) expect(windowsJson(ws, profile)).toBe(JSON.stringify(ws.map((w) => windowEntry(w, profile))));
         windows += ws.length;
       }

@@ -56,7 +56,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 /** The fetch handler alone, for calling with `new Request(...)`; `clock` replaces the realtime clock. */
 /**
  * The fetch handler on the test data. Its answers are made at once, but a POST's and those
- * of the rows that build in turns (RouteRow.inTurns): await those (testAnsweringHandler says
+ * of the rows that answer later (RouteRow.later): await those (testAnsweringHandler says
  * so in its type).
  */
 export async function testHandler(clock: Clock = realtimeClock): Promise<(req: Request) => Response> {
@@ -64,7 +64,7 @@ export async function testHandler(clock: Clock = realtimeClock): Promise<(req: R
   return (req) => handler(req) as Response;
 }
 
-/** The fetch handler on the test data, its answers awaited (a row marked `inTurns` answers later). */
+/** The fetch handler on the test data, its answers awaited (a row marked `later` answers later). */
 export async function testAnsweringHandler(clock: Clock = realtimeClock): Promise<(req: Request) => Response | Promise<Response>> {
   const state = createAppState(await loadData(await testDataDir()), clock, await testConfig());
   const handler = createFetchHandler(state);

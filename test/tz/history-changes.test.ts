@@ -8,8 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { releaseChangeSteps, windowEntry } from "../../server/http/time-machine/changes-answer.ts";
-import { atOnce } from "../../server/core/in-turns.ts";
+import { releaseChanges, windowEntry } from "../../server/http/time-machine/changes-answer.ts";
 import { testHistory } from "../support/history-table.ts";
 import { bruteWindows, removeZicRelease, storedReleases, verboseHistories, zicRelease } from "../support/release-reference.ts";
 
@@ -28,7 +27,7 @@ describe("release changes against zdump -v, every consecutive pair", () => {
     for (let i = releases.length - 1; i > 0; i--) {
       const [since, release] = [releases[i]!.release, releases[i - 1]!.release];
       const [dirA, dirB] = [zicRelease(since), zicRelease(release)];
-      const ours = atOnce(releaseChangeSteps(history, since, release));
+      const ours = releaseChanges(history, since, release);
       const a = history.table(since)!;
       const b = history.table(release)!;
       const common = b.names.filter((n) => a.resolve(n)?.name === n);

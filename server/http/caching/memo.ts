@@ -118,6 +118,11 @@ export class Memo<V> {
     for (const entry of this.entries.values()) yield entry.value;
   }
 
+  /** The keys kept now (for reports: no hit counted). */
+  keys(): IterableIterator<string> {
+    return this.entries.keys();
+  }
+
   private clear(): void {
     this.tally.evictions += this.entries.size;
     this.entries.clear();

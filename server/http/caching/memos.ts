@@ -5,7 +5,6 @@
 
 import type { ResolvedName } from "../../tz/zone-table.ts";
 import { Memo, type MemoBounds, type MemoStats, type MemoTally } from "./memo.ts";
-import { releaseChangesBytes, type ReleaseChanges } from "../time-machine/changes-answer.ts";
 
 /** Which cached answer a URL was given (cacheable-answer.ts). */
 export interface AnswerKey {
@@ -63,8 +62,6 @@ export interface Memos {
   dialectAnswers: Memo<DialectAnswer>;
   /** Request URL -> the `timezone_name` tails `?lang=` adds to its time objects (params/lang-param.ts). */
   timezoneNames: Memo<TimezoneNameTails>;
-  /** Two releases and a range -> what changed between them (time-machine/changes-answer.ts). */
-  releaseChanges: Memo<ReleaseChanges>;
 }
 
 export const MB = 1024 * 1024;
@@ -103,8 +100,6 @@ export function createMemos(previous?: Memos, share = 1, tallies?: MemoTallies):
     clockLists: new Memo("clock_lists", bounds({ maxEntries: 1024, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => 8 * v.length, previous?.clockLists, tallyOf("clock_lists")),
     dialectAnswers: new Memo("dialect_answers", bounds({ maxEntries: 16_384, maxKeyLength: URL_KEY, maxBytes: 2 * MB }), (v) => v.body.size + 2 * (v.acceptLanguage?.length ?? 0) + 360, previous?.dialectAnswers, tallyOf("dialect_answers")),
     timezoneNames: new Memo("timezone_names", bounds({ maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 1 * MB }), tailsBytes, previous?.timezoneNames, tallyOf("timezone_names")),
-    // Room for every consecutive pair (the feeds and release pages: 15.8 MB for 211 releases) and a few far ones (up to 2.4 MB each).
-    releaseChanges: new Memo("release_changes", bounds({ maxEntries: 1024, maxKeyLength: PARAM_KEY, maxBytes: 24 * MB }), releaseChangesBytes, previous?.releaseChanges, tallyOf("release_changes")),
   };
 }
 

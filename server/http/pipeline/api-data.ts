@@ -16,6 +16,7 @@ import { createMemos, MB, RELEASE_MEMO_SHARE, URL_KEY, type Memos, type MemoTall
 import { Memo } from "../caching/memo.ts";
 import { Responses } from "./responses.ts";
 import type { RequestClock } from "./request-clock.ts";
+import { HistoryBuilds } from "../time-machine/history-builds.ts";
 
 /** generated/ as server/process/load-data.ts reads it: plain data, nothing of HTTP. */
 export interface Tables {
@@ -51,6 +52,8 @@ export interface ApiData extends Tables {
   releaseData: Memo<ApiData>;
   /** `?tzdb=`: a query naming a release -> that release's data and the query as its handler reads it (time-machine/with-tzdb.ts). */
   releaseQueries: Memo<{ data: ApiData; query: string }>;
+  /** What walks release tables (what releases changed, the feeds), made on a thread of its own (time-machine/history-builds.ts). */
+  historyBuilds: HistoryBuilds;
 }
 
 /** An older release's answer cache (`?tzdb=`): small, as there may be one per release served. */
@@ -73,13 +76,15 @@ const HSTS = "max-age=31536000; includeSubDomains";
 /** `previous`: the data this load replaces (a reload), whose memo counts go on. */
 /** `clock`: the request clock whose reading dates every answer (request-clock.ts). */
 /** `releaseTallies`: an older release's data, the counts its memo stores share with the other releases'. */
-export function apiData(tables: Tables, tls: boolean, clock: RequestClock, answerCacheBytes = DEFAULT_ANSWER_CACHE_BYTES, previous?: ApiData, releaseTallies?: MemoTallies): ApiData {
+/** `historyBuilds`: an older release's data, the history thread of the data it is made from. */
+export function apiData(tables: Tables, tls: boolean, clock: RequestClock, answerCacheBytes = DEFAULT_ANSWER_CACHE_BYTES, previous?: ApiData, releaseTallies?: MemoTallies, historyBuilds?: HistoryBuilds): ApiData {
   // The data version: the release, and what the build wrote (the manifest's checksums and build
   // time; without a manifest, the names), so that an ETag changes whenever an answer may.
   const built = tables.manifest === null ? tables.zones.names.join("\n") : JSON.stringify(tables.manifest);
   const fingerprint = Bun.hash(`${ANSWER_FORMAT}\n${built}`).toString(36);
   const extraHeaders: Record<string, string> = tls ? { "Strict-Transport-Security": HSTS } : {};
   const tallies: MemoTallies = releaseTallies ?? previous?.releaseTallies ?? new Map();
+  const builds = historyBuilds ?? new HistoryBuilds(tables.history, previous?.historyBuilds);
   return {
     ...tables,
     responses: new Responses(tables.zones.tzdbVersion, extraHeaders, clock),
@@ -87,10 +92,11 @@ export function apiData(tables: Tables, tls: boolean, clock: RequestClock, answe
     namer: new ZoneNamer(tables.zones, tables.names),
     answers: new AnswerCache(answerCacheBytes, `tz-${tables.zones.tzdbVersion}-${fingerprint}`),
     memos: releaseTallies === undefined ? createMemos(previous?.memos) : createMemos(undefined, RELEASE_MEMO_SHARE, releaseTallies),
-    withZones: (zones) => apiData({ ...tables, zones }, tls, clock, RELEASE_ANSWER_CACHE_BYTES, undefined, tallies),
+    withZones: (zones) => apiData({ ...tables, zones }, tls, clock, RELEASE_ANSWER_CACHE_BYTES, undefined, tallies, builds),
     releaseTallies: tallies,
     // Counted by the most its answer cache and memos may hold.
     releaseData: new Memo("tzdb_release_data", RELEASE_DATA_BOUNDS, () => RELEASE_DATA_BYTES, previous?.releaseData),
     releaseQueries: new Memo("tzdb_release_queries", RELEASE_QUERY_BOUNDS, (v) => 2 * v.query.length, previous?.releaseQueries),
+    historyBuilds: builds,
   };
 }

@@ -35,7 +35,7 @@ export function createAppState(tables: Tables, clock: Clock, config: HttpConfig,
     clockCheck: new ClockCheck(clock, () => metrics.clockDivergences++, undefined, { worker: workerId }),
     instanceMetrics: null,
   };
-  metrics.memoSources.push(() => [...Object.values(state.data.memos), state.data.releaseData, state.data.releaseQueries]);
+  metrics.memoSources.push(() => [...Object.values(state.data.memos), state.data.releaseData, state.data.releaseQueries, state.data.historyBuilds]);
   // Each older release's data has stores of its own (a sixteenth of the bounds): reported together.
   metrics.memoSources.push(() => olderReleaseMemos(state.data.releaseTallies, [...state.data.releaseData.values()].map((d) => d.memos)));
   metrics.memoSources.push(() => [deviceIntervalsOf(state.data.zones)]); // the device strings kept per stretch (device/device-intervals.ts)

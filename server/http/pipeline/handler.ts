@@ -37,7 +37,7 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
   const spent: Spent = { cost: 1, later: null };
   // The Date header names the second of the reading this request's body was made from (request-clock.ts).
   const dated = state.requestClock;
-  // One RouteRequest, refilled per request (the handler is synchronous but on `inTurns` rows): no object or closure per request.
+  // One RouteRequest, refilled per request (the handler is synchronous but on `later` rows): no object or closure per request.
   const request = new PipelineRequest(state, trust, dated.read);
   // Each URL's target and route, kept (routing is 12% of a time object's CPU in process).
   const routes = new Memo<RoutedTarget>("routes", { maxEntries: 4096, maxKeyLength: URL_KEY, maxBytes: 4 * MB }, () => ROUTED_BYTES);
@@ -89,7 +89,7 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
   };
 }
 
-/** What the answer being made costs; `later`: the request of an answer made in turns (its row's `inTurns`). */
+/** What the answer being made costs; `later`: the request of an answer made later (its row's `later`). */
 interface Spent {
   cost: number;
   later: PipelineRequest | null;
@@ -251,7 +251,7 @@ function respond(req: Request, server: Server<unknown> | null, url: string, targ
         });
       }
       // A row that may answer later gets a request of its own: the reused one is the next request's.
-      const own = route.inTurns ? new PipelineRequest(state, reused.trust, reused.clock) : reused;
+      const own = route.later ? new PipelineRequest(state, reused.trust, reused.clock) : reused;
       own.profile = match.profile;
       own.format = match.format;
       own.head = head;
@@ -269,7 +269,7 @@ function respond(req: Request, server: Server<unknown> | null, url: string, targ
         const response = release ? answerInRelease(route.handle, own, state) : route.handle(own, state);
         spent.cost = own.cost;
         if (!(response instanceof Promise)) return response;
-        if (own === reused) throw new Error(`${route.label}: an answer made later on a row not marked inTurns`);
+        if (own === reused) throw new Error(`${route.label}: an answer made later on a row not marked later`);
         later = true;
         spent.later = own;
         return response.then(

@@ -13,7 +13,7 @@
 
 import { resolveNameParam } from "../params/zone-name.ts";
 import { cacheableAnswer } from "../caching/cacheable-answer.ts";
-import { cacheableAnswerInTurns } from "../caching/answer-in-turns.ts";
+import { cacheableAnswerLater } from "../caching/answer-later.ts";
 import { deviceAnswer, deviceList, deviceListCsv, deviceListInTurns, deviceListText } from "./device-answer.ts";
 import { CSV_TYPE } from "../pipeline/responses.ts";
 import { instantParam } from "../params/at-param.ts";
@@ -96,7 +96,7 @@ function listAnswer(request: RouteRequest, csv: boolean): Response | Promise<Res
   };
   // For now: until the period's list should be asked for again (0 for a list of the second).
   const refresh = fixed ? now : refreshOfPeriod.get(zones)?.get(`${profile}|${instant}`) ?? now;
-  const answer = cacheableAnswerInTurns(request, key, maxAge(fixed, now, refresh), build, csv ? CSV_TYPE : undefined);
+  const answer = cacheableAnswerLater(request, key, maxAge(fixed, now, refresh), build, csv ? CSV_TYPE : undefined);
   if (!fixed) return answer;
   // A list for a fixed instant costs DEVICE_LIST_BUILD_COST, kept or not (a 304 stays 1);
   // one made in turns is charged it up front.

@@ -5,13 +5,11 @@
 import { daysFromCivil, SECONDS_PER_DAY } from "../../core/calendar.ts";
 import { formatOffset } from "../../core/time-format.ts";
 import type { LocalTimeType } from "../../formats/zone-model.ts";
-import { changeWindowSteps, type ChangeWindow } from "../../tz/release-changes.ts";
+import { changeWindows, type ChangeWindow } from "../../tz/release-changes.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
-import type { ZoneTable } from "../../tz/zone-table.ts";
 import type { Profile } from "../../time-object/time-object.ts";
 import { formatUtc } from "../routes/transitions-answer.ts";
-import type { Memo } from "../caching/memo.ts";
-import { atOnce, type Steps } from "../../core/in-turns.ts";
+import type { Memo, MemoBounds } from "../caching/memo.ts";
 
 /** The default range compared: 1800 through 2100, as the reference test checks it. */
 export const DEFAULT_START = daysFromCivil(1800, 1, 1) * SECONDS_PER_DAY;
@@ -65,24 +63,12 @@ export function windowsJson(windows: readonly ChangeWindow[], profile: Profile):
 
 /** The windows for one name present in both releases; [] when the releases store the same version of it. */
 export function nameWindows(history: TzdbHistory, from: string, to: string, name: string, start: number, end: number): ChangeWindow[] {
-  return atOnce(nameWindowSteps(history, from, to, name, start, end));
-}
-
-/** The same, in steps (core/in-turns.ts). */
-export function* nameWindowSteps(history: TzdbHistory, from: string, to: string, name: string, start: number, end: number): Steps<ChangeWindow[]> {
   const va = history.versionOf(from, name);
   const vb = history.versionOf(to, name);
   if (va !== null && va === vb) return [];
-  const a = yield* tableOf(history, from);
-  const b = yield* tableOf(history, to);
-  return yield* changeWindowSteps(a, a.resolve(name)!.zone, b, b.resolve(name)!.zone, start, end);
-}
-
-/** A release's table, a step of its own: read the first time, it takes up to 6 ms. */
-function* tableOf(history: TzdbHistory, release: string): Steps<ZoneTable> {
-  const table = history.table(release)!;
-  yield;
-  return table;
+  const a = history.table(from)!;
+  const b = history.table(to)!;
+  return changeWindows(a, a.resolve(name)!.zone, b, b.resolve(name)!.zone, start, end);
 }
 
 export interface ReleaseChanges {
@@ -92,27 +78,29 @@ export interface ReleaseChanges {
   changed: { name: string; windows: ChangeWindow[] }[];
 }
 
+/**
+ * The pairs worked out, kept on the history thread: room for every consecutive pair (the
+ * feeds and release pages: 15.8 MB for 211 releases) and a few far ones (up to 2.4 MB each).
+ */
+export const RELEASE_CHANGES_BOUNDS: MemoBounds = { maxEntries: 1024, maxKeyLength: 64, maxBytes: 24 * 1024 * 1024 };
+
 /** What a ReleaseChanges holds, for its memo's budget: a window's record and two answers, a name. */
 export const releaseChangesBytes = (c: ReleaseChanges) =>
   c.changed.reduce((sum, n) => sum + 64 + 2 * n.name.length + 96 * n.windows.length, 0) + 64 * (c.added.length + c.removed.length);
 
-const changesKey = (since: string, release: string, start: number, end: number) => `${since}|${release}|${start}|${end}`;
-
-/** The changes of a pair and range already worked out and kept in `memo`, if they are. */
-export const knownChanges = (memo: Memo<ReleaseChanges>, since: string, release: string, start = DEFAULT_START, end = DEFAULT_END) =>
-  memo.get(changesKey(since, release, start, end));
+/** A pair and range's key in the memo of pairs worked out. */
+export const changesKey = (since: string, release: string, start = DEFAULT_START, end = DEFAULT_END) => `${since}|${release}|${start}|${end}`;
 
 /**
- * Every name that changed from `since` to `release` over [start, end), in steps (a far pair
- * walks 500 names, 25-250 ms). Kept in `memo` per pair and range when one is given: the
- * feeds and the release routes ask the same consecutive pairs again, and a far pair keeps
- * up to 2 MB.
+ * Every name that changed from `since` to `release` over [start, end) (a far pair walks 500
+ * names, 25-250 ms). Kept in `memo` per pair and range when one is given: the feeds and the
+ * release routes ask the same consecutive pairs again, and a far pair keeps up to 2 MB.
  */
-export function* releaseChangeSteps(history: TzdbHistory, since: string, release: string, start = DEFAULT_START, end = DEFAULT_END, memo?: Memo<ReleaseChanges>): Steps<ReleaseChanges> {
-  const known = memo === undefined ? undefined : knownChanges(memo, since, release, start, end);
+export function releaseChanges(history: TzdbHistory, since: string, release: string, start = DEFAULT_START, end = DEFAULT_END, memo?: Memo<ReleaseChanges>): ReleaseChanges {
+  const known = memo?.get(changesKey(since, release, start, end));
   if (known !== undefined) return known;
-  const a = yield* tableOf(history, since);
-  const b = yield* tableOf(history, release);
+  const a = history.table(since)!;
+  const b = history.table(release)!;
   const before = new Set(a.names);
   const after = new Set(b.names);
   const changes: ReleaseChanges = {
@@ -121,7 +109,7 @@ export function* releaseChangeSteps(history: TzdbHistory, since: string, release
     changed: [],
   };
   for (const name of history.namesDiffering(since, release)) {
-    const windows = yield* nameWindowSteps(history, since, release, name, start, end);
+    const windows = nameWindows(history, since, release, name, start, end);
     if (windows.length > 0) changes.changed.push({ name, windows });
   }
   memo?.set(changesKey(since, release, start, end), changes);

@@ -7,9 +7,8 @@
 
 import { formatDateTime } from "../../core/time-format.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
-import { nameWindowSteps, releaseChangeSteps, releaseInstant, DEFAULT_END, DEFAULT_START, type ReleaseChanges } from "./changes-answer.ts";
+import { nameWindows, releaseChanges, releaseInstant, DEFAULT_END, DEFAULT_START, type ReleaseChanges } from "./changes-answer.ts";
 import type { Memo } from "../caching/memo.ts";
-import type { Steps } from "../../core/in-turns.ts";
 
 export const ATOM_TYPE = "application/atom+xml; charset=utf-8";
 export const JSON_FEED_TYPE = "application/feed+json; charset=utf-8";
@@ -44,14 +43,14 @@ function updatedOf(history: TzdbHistory, release: string, builtAt: number): stri
 /** A release's page on the website (site/src/pages/releases/), which /tzdb/{release}/changes answers as JSON. */
 export const releasePage = (release: string) => `/releases/${release}/`;
 
-export function* releasesFeed(history: TzdbHistory, builtAt: number, memo?: Memo<ReleaseChanges>): Steps<Feed> {
+export function releasesFeed(history: TzdbHistory, builtAt: number, memo?: Memo<ReleaseChanges>): Feed {
   const entries: FeedEntry[] = [];
   for (const meta of history.releases) {
     const since = history.previous(meta.release);
     const at = releaseInstant(history, meta.release, builtAt);
     let names: string[] = [];
     if (since !== null) {
-      const changes = yield* releaseChangeSteps(history, since, meta.release, DEFAULT_START, DEFAULT_END, memo);
+      const changes = releaseChanges(history, since, meta.release, DEFAULT_START, DEFAULT_END, memo);
       names = changes.changed.filter((c) => c.windows.some((w) => w.end > at)).map((c) => c.name);
       names.push(...changes.added.map((n) => `${n} (new)`));
     }
@@ -68,18 +67,17 @@ export function* releasesFeed(history: TzdbHistory, builtAt: number, memo?: Memo
   return { id: `${TAG}tzdb`, title: "tzdb releases (zonetime)", self: "/tzdb/feed.atom", home: "/tzdb", entries };
 }
 
-/** One entry per release that changed this name's answers (or added it), newest first; its releases walked in turns. */
-export function* nameFeed(history: TzdbHistory, name: string, builtAt: number): Steps<Feed> {
+/** One entry per release that changed this name's answers (or added it), newest first. */
+export function nameFeed(history: TzdbHistory, name: string, builtAt: number): Feed {
   const entries: FeedEntry[] = [];
   for (const meta of history.releases) {
-    yield;
     const since = history.previous(meta.release);
     if (since === null || history.versionOf(meta.release, name) === null) continue;
     let content: string;
     if (history.versionOf(since, name) === null) {
       content = `${name} is new in ${meta.release}.`;
     } else {
-      const windows = yield* nameWindowSteps(history, since, meta.release, name, DEFAULT_START, DEFAULT_END);
+      const windows = nameWindows(history, since, meta.release, name, DEFAULT_START, DEFAULT_END);
       if (windows.length === 0) continue;
       const first = windows[0]!;
       content = `${meta.release} answers differently from ${since} in ${windows.length} window(s) of 1800-2100, ` +

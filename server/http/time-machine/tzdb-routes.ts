@@ -1,4 +1,4 @@
-// The time machine's routes (their rows are in routes.ts):
+// The time machine's routes (their rows are in routing/route-table.ts):
 //
 //   /tzdb                                      the releases served, the default first, and the gaps
 //   /tzdb/{release}/changes?since=             every name that release changed (default: since the one before)
@@ -7,28 +7,27 @@
 //   /timezone/{name}/feed.atom, feed.json      the releases that changed one name
 //
 // Every answer depends on the data alone (the release changes also on the day, which orders
-// future changes first): cacheable, with ETags, as every answer from the tables is.
+// future changes first): cacheable, with ETags, as every answer from the tables is. A route
+// checks its request here; what walks release tables is made on the history thread
+// (history-builds.ts), so that no such build holds the thread that serves requests.
 
 import { MAX_SECONDS, MIN_SECONDS } from "../params/at-param.ts";
 import { ALWAYS, cacheableAnswer } from "../caching/cacheable-answer.ts";
+import { cacheableAnswerLater } from "../caching/answer-later.ts";
 import { nameParam } from "../params/zone-name.ts";
 import { badRequest, notFound } from "../pipeline/http-errors.ts";
 import { safeDecode } from "../pipeline/request-target.ts";
 import type { RouteRequest } from "../contract.ts";
 import { instantParam } from "../params/at-param.ts";
-import { DEFAULT_END, DEFAULT_START, knownChanges, MAX_WINDOWS, nameWindowSteps, releaseChangeSteps, windowsJson } from "./changes-answer.ts";
-import { cacheableAnswerInTurns } from "../caching/answer-in-turns.ts";
-import { inTurns, type Steps } from "../../core/in-turns.ts";
-import { atom, ATOM_TYPE, jsonFeed, JSON_FEED_TYPE, nameFeed, releasesFeed } from "./feeds.ts";
+import { DEFAULT_END, DEFAULT_START } from "./changes-answer.ts";
+import { ATOM_TYPE, JSON_FEED_TYPE } from "./feeds.ts";
+import type { FeedFormat } from "./history-answers.ts";
 import { releaseParam, servedRelease } from "./release-param.ts";
 import type { TzdbHistory } from "../../tz/tzdb-history.ts";
 import { formatUtc } from "../routes/transitions-answer.ts";
-import type { Profile } from "../../time-object/time-object.ts";
-import type { Memo } from "../caching/memo.ts";
-import type { ReleaseChanges } from "./changes-answer.ts";
 
 const DAY = 86400;
-const encoder = new TextEncoder();
+const FEED_TYPES: Record<FeedFormat, string> = { atom: ATOM_TYPE, json: JSON_FEED_TYPE };
 /** A `changes` range's walk: about 9 time objects of CPU per 400 years (answer-prices.ts), so at most 10 per token. */
 const YEARS_PER_TOKEN = 400 * 365.2425 * DAY;
 
@@ -59,16 +58,16 @@ function range(request: RouteRequest): { start: number; end: number } {
 }
 
 /**
- * A pair not yet worked out is charged up front (its answer is made in turns: the charge
- * must land before the same client's next request is admitted): PAIR_TOKENS, and a token
- * per name it walks. Measured (answer-prices.ts): a far pair walks 475 names for 2,505 time
- * objects (5.3 per name), a consecutive pair 7 names for 88 (the tables, the answer).
+ * A pair not yet worked out is charged up front (its answer is made on the history thread:
+ * the charge must land before the same client's next request is admitted): PAIR_TOKENS,
+ * and a token per name it walks. Measured (answer-prices.ts): a far pair walks 475 names
+ * for 2,505 time objects (5.3 per name), a consecutive pair 7 names for 88 (the tables, the answer).
  */
 const PAIR_TOKENS = 10;
 
 /** `/tzdb/{release}/changes` */
 export function releaseChangesRoute(request: RouteRequest): Response | Promise<Response> {
-  const { history } = request.data;
+  const { history, historyBuilds } = request.data;
   const release = servedRelease(history, safeDecode(request.params[0]!) ?? "", "release");
   const since = releaseParam(request, "since") ?? history.previous(release);
   if (since !== null && !isOlder(history, since, release)) {
@@ -77,33 +76,10 @@ export function releaseChangesRoute(request: RouteRequest): Response | Promise<R
   const now = request.clock().seconds;
   // Names whose windows reach past now come first: the key names the day.
   const key = `tzdb-changes|${request.profile}|${release}|${since}|${Math.floor(now / DAY)}`;
-  const memo = request.data.memos.releaseChanges;
-  if (since !== null && knownChanges(memo, since, release) === undefined) {
+  if (since !== null && !historyBuilds.knowsPair(since, release)) {
     request.cost = Math.max(request.cost, PAIR_TOKENS + history.namesDiffering(since, release).length);
   }
-  return cacheableAnswerInTurns(request, key, 3600, () => inTurns(releaseChangesBody(history, release, since, now, request.profile, memo)));
-}
-
-function* releaseChangesBody(history: TzdbHistory, release: string, since: string | null, now: number, profile: Profile, memo: Memo<ReleaseChanges>): Steps<Blob> {
-  const meta = history.meta(release)!;
-  const changes = since === null ? { added: [], removed: [], changed: [] } : yield* releaseChangeSteps(history, since, release, DEFAULT_START, DEFAULT_END, memo);
-  const order = changes.changed.map((c) => ({ change: c, future: c.windows.some((w) => w.end > now) }));
-  order.sort((a, b) => (a.future === b.future ? (a.change.name < b.change.name ? -1 : 1) : a.future ? -1 : 1));
-  const head = JSON.stringify({
-    release, since, date: meta.date, summary: meta.summary,
-    range: { start: formatUtc(DEFAULT_START, profile), end: formatUtc(DEFAULT_END, profile) },
-    added: changes.added, removed: changes.removed,
-  });
-  // A far pair's answer is 8 MB of windows: each name's entry written and encoded as a step,
-  // the body a Blob of the parts (one string of it took 25 ms to join and encode).
-  const parts: (string | Uint8Array)[] = [`${head.slice(0, -1)},"changed":[`];
-  for (const { change, future } of order) {
-    yield;
-    if (parts.length > 1) parts.push(",");
-    parts.push(encoder.encode(`{"timezone":${JSON.stringify(change.name)},"future":${future},"windows":${windowsJson(change.windows.slice(0, MAX_WINDOWS), profile)}}`));
-  }
-  parts.push(`],${JSON.stringify({ news: meta.news }).slice(1)}`);
-  return new Blob(parts);
+  return cacheableAnswerLater(request, key, 3600, () => historyBuilds.build({ kind: "release_changes", release, since, now, profile: request.profile }));
 }
 
 /** `/timezone/{name*}/changes` */
@@ -115,12 +91,12 @@ export function nameChanges(request: RouteRequest): Response | Promise<Response>
   if (isOlder(history, to, from)) throw badRequest("bad_from", `invalid from: ${from} is after to (${to})`);
   const { start, end } = range(request);
   const raw = nameParam(request.params[0]!);
-  const inFrom = history.table(from)!.resolve(raw);
-  const inTo = history.table(to)!.resolve(raw);
-  if (!inFrom || !inTo) throw notFound("unknown_location", `unknown location in tzdb ${!inFrom ? from : to}`);
-  const name = inTo.name;
+  const inFrom = history.spelling(raw, from);
+  const name = history.spelling(raw, to);
+  if (inFrom === undefined || name === undefined) throw notFound("unknown_location", `unknown location in tzdb ${inFrom === undefined ? from : to}`);
   const key = `tzdb-name-changes|${request.profile}|${name}|${from}|${to}|${start}|${end}`;
-  const answer = cacheableAnswerInTurns(request, key, DAY, () => inTurns(nameChangesBody(history, from, to, name, start, end, request.profile)), undefined, ALWAYS);
+  const job = { kind: "name_changes", name, from, to, start, end, profile: request.profile } as const;
+  const answer = cacheableAnswerLater(request, key, DAY, () => request.data.historyBuilds.build(job), undefined, ALWAYS);
   // Its build walks both releases' periods over the whole range, whatever the answer's size:
   // 0001-9999 cost about 90 time objects for a 2 KB answer (answer-prices.ts), so a range
   // is charged a token per 400 years too (a 304 stays 1).
@@ -128,39 +104,24 @@ export function nameChanges(request: RouteRequest): Response | Promise<Response>
   return answer;
 }
 
-function* nameChangesBody(history: TzdbHistory, from: string, to: string, name: string, start: number, end: number, profile: Profile): Steps<string> {
-  const windows = yield* nameWindowSteps(history, from, to, name, start, end);
-  const head = JSON.stringify({ timezone: name, from, to, start: formatUtc(start, profile), end: formatUtc(end, profile) });
-  const nextStart = windows.length > MAX_WINDOWS ? formatUtc(windows[MAX_WINDOWS]!.start, profile) : null;
-  return `${head.slice(0, -1)},"windows":${windowsJson(windows.slice(0, MAX_WINDOWS), profile)},"next_start":${JSON.stringify(nextStart)}}`;
-}
-
 const builtAt = (request: RouteRequest) => Math.floor(Date.parse(request.data.zones.builtAt) / 1000) || 0;
 
-// The releases feed walks every consecutive pair (300-470 ms on a fresh worker): in turns,
-// once per worker for every reader (the pairs are kept in release_changes, the feed in the
-// answer cache), so its price is its body's, as for any kept answer.
-export const tzdbFeedAtom = (request: RouteRequest) => cacheableAnswerInTurns(request, "tzdb-feed|atom", 3600,
-  async () => atom(await inTurns(releasesFeed(request.data.history, builtAt(request), request.data.memos.releaseChanges))), ATOM_TYPE, ALWAYS);
-
-export const tzdbFeedJson = (request: RouteRequest) => cacheableAnswerInTurns(request, "tzdb-feed|json", 3600,
-  async () => jsonFeed(await inTurns(releasesFeed(request.data.history, builtAt(request), request.data.memos.releaseChanges))), JSON_FEED_TYPE, ALWAYS);
-
-/** The name as the newest release that has it spells it; 404 when no release served has it. */
-function anyReleaseName(history: TzdbHistory, raw: string): string {
-  for (const meta of history.releases) {
-    const resolved = history.table(meta.release)!.resolve(raw);
-    if (resolved) return resolved.name;
-  }
-  throw notFound("unknown_location", "unknown location in every tzdb release served");
+// The releases feed walks every consecutive pair (300-1,700 ms on a fresh worker's history
+// thread): once per worker for every reader (the pairs are kept on the history thread, the
+// feed in the answer cache), so its price is its body's, as for any kept answer.
+function releasesFeed(request: RouteRequest, format: FeedFormat): Response | Promise<Response> {
+  return cacheableAnswerLater(request, `tzdb-feed|${format}`, 3600, () => request.data.historyBuilds.build({ kind: "releases_feed", format, builtAt: builtAt(request) }), FEED_TYPES[format], ALWAYS);
 }
 
-export function nameFeedAtom(request: RouteRequest): Response | Promise<Response> {
-  const name = anyReleaseName(request.data.history, nameParam(request.params[0]!));
-  return cacheableAnswerInTurns(request, `tzdb-name-feed|atom|${name}`, 3600, async () => atom(await inTurns(nameFeed(request.data.history, name, builtAt(request)))), ATOM_TYPE, ALWAYS);
+export const tzdbFeedAtom = (request: RouteRequest) => releasesFeed(request, "atom");
+export const tzdbFeedJson = (request: RouteRequest) => releasesFeed(request, "json");
+
+/** One name's feed: the name as the newest release that has it spells it; 404 when no release served has it. */
+function nameFeed(request: RouteRequest, format: FeedFormat): Response | Promise<Response> {
+  const name = request.data.history.spelling(nameParam(request.params[0]!));
+  if (name === undefined) throw notFound("unknown_location", "unknown location in every tzdb release served");
+  return cacheableAnswerLater(request, `tzdb-name-feed|${format}|${name}`, 3600, () => request.data.historyBuilds.build({ kind: "name_feed", format, name, builtAt: builtAt(request) }), FEED_TYPES[format], ALWAYS);
 }
 
-export function nameFeedJson(request: RouteRequest): Response | Promise<Response> {
-  const name = anyReleaseName(request.data.history, nameParam(request.params[0]!));
-  return cacheableAnswerInTurns(request, `tzdb-name-feed|json|${name}`, 3600, async () => jsonFeed(await inTurns(nameFeed(request.data.history, name, builtAt(request)))), JSON_FEED_TYPE, ALWAYS);
-}
+export const nameFeedAtom = (request: RouteRequest) => nameFeed(request, "atom");
+export const nameFeedJson = (request: RouteRequest) => nameFeed(request, "json");

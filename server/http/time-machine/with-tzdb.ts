@@ -74,8 +74,8 @@ export function answerInRelease(handle: RouteHandler, request: RouteRequest, sta
   const asked = releaseQuery(request);
   if (asked === undefined) return handle(request, state);
   // The request itself answers from the release's data for the length of the handler's
-  // call, then goes back: no copy of the request per answer. An answer made in turns keeps
-  // it until made (its request is its own: contract.ts, RouteRow.inTurns). Its URL still
+  // call, then goes back: no copy of the request per answer. An answer made later keeps
+  // it until made (its request is its own: contract.ts, RouteRow.later). Its URL still
   // names the release, so what is remembered by URL stays the release's.
   const { data, query } = request;
   const restore = () => {

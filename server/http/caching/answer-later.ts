@@ -1,9 +1,10 @@
-// A cacheable answer whose body is built in turns (core/in-turns.ts), for the rows marked
-// `inTurns`: kept, revalidated and charged like every cacheable answer (cacheable-answer.ts),
-// and built once at a time per key: a request that finds its key's build under way waits for
-// that one (the releases feed is 300-470 ms of work on a fresh worker; a hundred readers
-// polling at once must not make it a hundred builds, nor hold a hundred copies); and at
-// most a few builds are under way at once (core/in-turns.ts, whenFewBuilding).
+// A cacheable answer whose body is made later, for the rows marked `later` (in turns, or on
+// the history thread): kept, revalidated and charged like every cacheable answer
+// (cacheable-answer.ts), and built once at a time per key: a request that finds its key's
+// build under way waits for that one (the releases feed is 300-1,700 ms of work on a fresh
+// worker; a hundred readers polling at once must not make it a hundred builds, nor hold a
+// hundred copies); and at most a few builds are under way at once (core/in-turns.ts,
+// whenFewBuilding).
 
 import { cacheableAnswer, type Holds } from "./cacheable-answer.ts";
 import type { RouteRequest } from "../contract.ts";
@@ -14,7 +15,7 @@ const alreadyKept = (): string => {
 };
 
 /** `build`: the body as text, or as a Blob of its parts (a body of megabytes, encoded part by part in turns). */
-export function cacheableAnswerInTurns(request: RouteRequest, key: string, maxAge: number, build: () => Promise<string | Blob>, type?: string, holds?: Holds): Response | Promise<Response> {
+export function cacheableAnswerLater(request: RouteRequest, key: string, maxAge: number, build: () => Promise<string | Blob>, type?: string, holds?: Holds): Response | Promise<Response> {
   const { answers, responses } = request.data;
   const ifNoneMatch = request.ifNoneMatch();
   if (answers.has(key) || (ifNoneMatch !== null && responses.etagMatches(ifNoneMatch, answers.etagOf(key)))) {
