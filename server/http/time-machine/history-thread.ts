@@ -4,28 +4,30 @@
 // releases feed 300-1,700 ms on a fresh worker: made in 2 ms turns on the serving thread,
 // their turns and the collections between them still held it 5-10 ms at a time (issue 30).
 //
-// It reads its own copy of the default and history tables (about 5 MB), keeps the pairs of
+// It copies the default and history tables it reads (about 5 MB) on its own thread, keeps the pairs of
 // releases it has worked out (release_changes), and makes one answer at a time, in the
 // order asked: one build's memory at most, and a short answer waits at most for the one
 // under way. history-builds.ts is the serving thread's side.
 
 import { ZoneTable } from "../../tz/zone-table.ts";
-import { TzdbHistory, type TableBytes } from "../../tz/tzdb-history.ts";
+import { TzdbHistory } from "../../tz/tzdb-history.ts";
+import { copyOf } from "../../core/mapped-memory.ts";
+import { lowerThisThread } from "../../core/thread-priority.ts";
 import { Memo } from "../caching/memo.ts";
 import { historyAnswer } from "./history-answers.ts";
 import { RELEASE_CHANGES_BOUNDS, releaseChangesBytes, type ReleaseChanges } from "./changes-answer.ts";
-import type { HistoryReply, HistoryRequest } from "./history-builds.ts";
+import type { HistoryReply, HistoryRequest, HistoryStart } from "./history-builds.ts";
 
 declare const self: Worker;
 
-interface Start {
-  history: TableBytes;
-  zones: TableBytes;
-}
+/** Its builds wait for the CPU the serving thread leaves: on a busy core, about a tenth of it. */
+const NICE = 10;
 
-const start = await new Promise<Start>((resolve) => (self.onmessage = (e: MessageEvent<Start>) => resolve(e.data)));
-const zones = ZoneTable.fromBuffer(start.zones.buffer, start.zones.file);
-const history = TzdbHistory.fromBuffer(start.history.buffer, start.history.file, zones);
+lowerThisThread(NICE);
+const start = await new Promise<HistoryStart>((resolve) => (self.onmessage = (e: MessageEvent<HistoryStart>) => resolve(e.data)));
+const zones = ZoneTable.fromBuffer(copyOf(start.zones.address, start.zones.length), start.zones.file);
+const history = TzdbHistory.fromBuffer(copyOf(start.history.address, start.history.length), start.history.file, zones);
+postMessage("copied"); // the serving thread may let its tables go (a reload)
 const memo = new Memo<ReleaseChanges>("release_changes", RELEASE_CHANGES_BOUNDS, releaseChangesBytes);
 
 self.onmessage = (e: MessageEvent<HistoryRequest>) => {
@@ -41,5 +43,5 @@ self.onmessage = (e: MessageEvent<HistoryRequest>) => {
   const after = reply.memo;
   // The pairs kept, whenever they change: what the serving thread prices a pair by.
   if (after.entries !== before.entries || after.evictions !== before.evictions) reply.pairs = [...memo.keys()];
-  postMessage(reply, "body" in reply && reply.body !== undefined ? [reply.body.buffer as ArrayBuffer] : []);
+  postMessage(reply);
 };
