@@ -3,9 +3,12 @@
 // Issue 30: "no single build may block a worker for more than a few milliseconds" (5 ms).
 //
 // Each request goes through the fetch handler as the server calls it. An answer made at once
-// holds the worker for the handler's call; one made in turns (RouteRow.inTurns) for its
-// longest turn, seen as the longest gap between the ticks of a setImmediate chain that runs
-// while the answer is being made: it ticks whenever the event loop is free. (A timer chain
+// holds the worker for the handler's call; one made later (RouteRow.later) for the longest
+// gap between the ticks of a setImmediate chain that runs while the answer is being made:
+// it ticks whenever the event loop is free. For a device list that is its longest turn; for
+// what releases changed and the feeds, made on the history thread, what the serving thread
+// itself does meanwhile (hand the job over, take the body back) and whatever the machine's
+// other threads take from it. (A timer chain
 // counted its own least delay, about 1 ms, as held.) The releases feed, once per worker, is
 // measured first, on the fresh worker. The p99 is the row's figure.
 //
