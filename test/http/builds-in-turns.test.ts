@@ -1,8 +1,9 @@
 // A long build must not hold a worker (issue 30: "no single build may block a worker for more
 // than a few milliseconds"). The releases feed walks every consecutive pair of releases
-// (300-470 ms on a fresh worker), a far pair of releases 500 names, a device list at year 10
-// every zone's rules: each is made in turns (core/in-turns.ts), so a client asking for a time
-// object meanwhile is answered meanwhile. Measured as what a client sees, on a real server:
+// (300-470 ms on a fresh worker), a far pair of releases 500 names: each is made on the
+// history thread (time-machine/history-builds.ts); a device list at year 10 fires every
+// zone's rules, in turns (core/in-turns.ts). So a client asking for a time object meanwhile
+// is answered meanwhile. Measured as what a client sees, on a real server:
 // how many time objects one client, asking one after another, gets while the long answer is
 // being made. Made at once, the build holds the worker and that client gets none.
 //
