@@ -1,7 +1,7 @@
 // The serving thread's side of the history thread (history-thread.ts): it hands a job over
-// and gets the answer's body back, a Blob, which crosses without a copy. The thread starts on the first job
-// (a worker nobody asks about history never holds one), starts again after a failure, and
-// ends when a reload replaces the data it reads.
+// and gets the answer's body back, a Blob, which crosses without a copy. The thread starts
+// with the first job (a worker nobody asks about history never holds one), starts again
+// after a failure, and ends when a reload replaces the data it reads.
 //
 // It also reports what the thread keeps: the pairs of releases already worked out (a
 // pair's price depends on it, tzdb-routes.ts) and that store's counts, for /metrics.

@@ -4,10 +4,10 @@
 // releases feed 300-1,700 ms on a fresh worker: made in 2 ms turns on the serving thread,
 // their turns and the collections between them still held it 5-10 ms at a time (issue 30).
 //
-// It copies the default and history tables it reads (about 5 MB) on its own thread, keeps the pairs of
-// releases it has worked out (release_changes), and makes one answer at a time, in the
+// It copies the default and history tables it reads (about 5 MB) itself, keeps the pairs
+// of releases it has worked out (release_changes), and makes one answer at a time, in the
 // order asked: one build's memory at most, and a short answer waits at most for the one
-// under way. history-builds.ts is the serving thread's side.
+// under way. It runs at nice 10. history-builds.ts is the serving thread's side.
 
 import { ZoneTable } from "../../tz/zone-table.ts";
 import { TzdbHistory } from "../../tz/tzdb-history.ts";
