@@ -7,7 +7,7 @@
 // It copies the default and history tables it reads (about 5 MB) itself, keeps the pairs
 // of releases it has worked out (release_changes), and makes one answer at a time, in the
 // order asked: one build's memory at most, and a short answer waits at most for the one
-// under way. It runs at nice 10. history-builds.ts is the serving thread's side.
+// under way. It runs 10 nice steps below the serving thread. history-builds.ts is the serving thread's side.
 
 import { ZoneTable } from "../../tz/zone-table.ts";
 import { TzdbHistory } from "../../tz/tzdb-history.ts";
@@ -21,9 +21,9 @@ import type { HistoryReply, HistoryRequest, HistoryStart } from "./history-build
 declare const self: Worker;
 
 /** Its builds wait for the CPU the serving thread leaves: on a busy core, about a tenth of it. */
-const NICE = 10;
+const NICE_STEPS = 10;
 
-lowerThisThread(NICE);
+lowerThisThread(NICE_STEPS);
 const start = await new Promise<HistoryStart>((resolve) => (self.onmessage = (e: MessageEvent<HistoryStart>) => resolve(e.data)));
 const zones = ZoneTable.fromBuffer(copyOf(start.zones.address, start.zones.length), start.zones.file);
 const history = TzdbHistory.fromBuffer(copyOf(start.history.address, start.history.length), start.history.file, zones);
