@@ -1,8 +1,9 @@
 // A long build done in turns: after each TURN_MS of work the event loop gets a turn, so the
 // requests that arrived meanwhile wait at most about that long (issue 30: no single build may
-// hold a worker for more than a few milliseconds). What changed between two far tzdb releases
-// takes 25-250 ms to work out, the releases feed 300-1,700 ms on a fresh worker, a device list
-// at an instant no kept stretch holds up to 40 ms.
+// hold a worker for more than a few milliseconds). A device list at an instant no kept stretch
+// holds takes up to 40 ms. (What tzdb releases changed, and the feeds, are made on the
+// history thread instead: http/time-machine/history-builds.ts. In 2 ms turns here, their
+// turns and the collections of their garbage between them still held the worker 5-10 ms.)
 //
 // A build is written as a generator (`Steps`) that yields between units of work, each well
 // under TURN_MS, and returns what it made; nested builds are `yield*`ed, so one build is one
@@ -80,8 +81,8 @@ export function* eachOf<T>(items: Iterable<T>, step: (item: T) => void): Steps<v
 
 /**
  * Long builds at once per worker; the rest wait for one to end. Each holds what it is making
- * (a far pair of releases: 10-20 MB until its answer leaves): made at once, they came one
- * after another; in turns, twenty clients' first burst of far pairs held 222 MB at once.
+ * until its answer leaves: made at once, builds came one after another; in turns, twenty
+ * clients' first burst of far release pairs (then made in turns) held 222 MB at once.
  */
 export const BUILDS_AT_ONCE = 2;
 

@@ -25,7 +25,7 @@ export class AnswerCache {
   private used = 0;
   /** The most recently used key: a repeated query skips the move to the end. */
   private newest: string | null = null;
-  /** Bodies being built in turns (answer-later.ts), by key: one build per key at a time. */
+  /** Bodies being made later (answer-later.ts), by key: one build per key at a time. */
   readonly building = new Map<string, Promise<string | Blob>>();
 
   /** `etagPrefix`: the data version (tzdb release and build fingerprint). */
