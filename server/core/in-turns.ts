@@ -63,14 +63,6 @@ export async function inTurns<T>(steps: Steps<T>): Promise<T> {
   }
 }
 
-/** What `steps` make, made at once: for callers that may hold their thread (the build, the site's pages, tests). */
-export function atOnce<T>(steps: Steps<T>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
 /** `step` on each item in order, a unit of work each. */
 export function* eachOf<T>(items: Iterable<T>, step: (item: T) => void): Steps<void> {
   for (const item of items) {
