@@ -1,7 +1,8 @@
 // `bun scripts/bench/ab.ts OLD_CHECKOUT [NEW_CHECKOUT]`: two checkouts of zonetime (each
 // with its generated/ built) served side by side, one worker each, pinned to CPU 1 where
-// taskset exists, wrk on CPU 0; per endpoint, BENCH_ROUNDS rounds alternate old and new
-// (a shared machine drifts from one run to the next), and the medians are printed with
+// taskset exists, wrk on CPU 0; BENCH_PASSES passes, each with both services started anew;
+// per endpoint, BENCH_ROUNDS rounds a pass alternate old and new (a shared machine drifts
+// from one run to the next), and the medians over all passes are printed with
 // new/old ratios of requests/s and of the server's CPU per request (of the medians, and the
 // median of each round's own ratio, "paired"), then each service's RSS
 // (the median of readings right after each of its runs: one lands before or after a GC at random).
@@ -15,6 +16,8 @@ import { ENDPOINTS } from "./http.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Each pass starts both services afresh (see `pass`). */
+const PASSES = Number(process.env.BENCH_PASSES ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 function start(checkout: string): Promise<Listening> {
@@ -34,39 +37,61 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 const [oldDir, newDir = join(import.meta.dir, "..", "..")] = process.argv.slice(2).map((d) => resolve(d));
 if (oldDir === undefined) throw new Error("usage: bun scripts/bench/ab.ts OLD_CHECKOUT [NEW_CHECKOUT]");
-const [oldService, newService] = [await start(oldDir), await start(newDir!)];
+
+type Run = { rps: number; cpu: number };
+const runs = new Map<string, { old: Run[]; new: Run[] }>(ENDPOINTS.map((path) => [path, { old: [], new: [] }]));
 const rss = { old: [] as number[], new: [] as number[] };
-await Bun.sleep(1000);
-const atRest = { old: rssMb(oldService.child.pid), new: rssMb(newService.child.pid) };
-try {
-  console.log(`A/B: ${oldDir} (old) and ${newDir} (new); wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, median of ${ROUNDS} alternating rounds${PIN ? ", pinned" : ""}`);
-  console.log(`  ${"endpoint".padEnd(66)} ${"old req/s".padStart(10)} ${"new req/s".padStart(10)} ${"ratio".padStart(6)} ${"paired".padStart(6)} ${"old cpu".padStart(8)} ${"new cpu".padStart(8)} ${"ratio".padStart(6)} ${"paired".padStart(6)} ${"paired IQR".padStart(12)}`);
-  for (const path of ENDPOINTS) {
-    wrk(oldService, path);
-    wrk(newService, path);
-    const runs = { old: [] as { rps: number; cpu: number }[], new: [] as { rps: number; cpu: number }[] };
-    for (let r = 0; r < ROUNDS; r++) {
-      // Each RSS read right after that service's own run: read after the other's run too, the
-      // first had idled for it and collected its garbage (old read 143 MB at rest, new 172 under load).
-      // Which goes first alternates too, so neither always runs while the other's 50 connections close.
-      const runOld = () => { runs.old.push(wrk(oldService, path)); rss.old.push(rssMb(oldService.child.pid)); };
-      const runNew = () => { runs.new.push(wrk(newService, path)); rss.new.push(rssMb(newService.child.pid)); };
-      if (r % 2 === 0) { runOld(); runNew(); } else { runNew(); runOld(); }
+const atRest = { old: [] as number[], new: [] as number[] };
+
+/**
+ * One pass: both services started afresh, then every endpoint's rounds. A process has its
+ * own luck (where its heap and code land, what its JIT decides) that alternating rounds
+ * cannot cancel: two copies of one checkout read 0.965-1.001 over one pass, the one started
+ * second cheaper. So each pass starts the two anew, odd passes the new one first, and the
+ * rounds of all passes are pooled.
+ */
+async function pass(index: number): Promise<void> {
+  const newFirst = index % 2 === 1;
+  const first = await start(newFirst ? newDir! : oldDir!);
+  const second = await start(newFirst ? oldDir! : newDir!);
+  const [oldService, newService] = newFirst ? [second, first] : [first, second];
+  try {
+    await Bun.sleep(1000);
+    atRest.old.push(rssMb(oldService.child.pid));
+    atRest.new.push(rssMb(newService.child.pid));
+    for (const path of ENDPOINTS) {
+      wrk(oldService, path);
+      wrk(newService, path);
+      const kept = runs.get(path)!;
+      for (let r = 0; r < ROUNDS; r++) {
+        // Each RSS read right after that service's own run: read after the other's run too, the
+        // first had idled for it and collected its garbage (old read 143 MB at rest, new 172 under load).
+        // Which goes first alternates too, so neither always runs while the other's 50 connections close.
+        const runOld = () => { kept.old.push(wrk(oldService, path)); rss.old.push(rssMb(oldService.child.pid)); };
+        const runNew = () => { kept.new.push(wrk(newService, path)); rss.new.push(rssMb(newService.child.pid)); };
+        if (r % 2 === 0) { runOld(); runNew(); } else { runNew(); runOld(); }
+      }
     }
-    const rps = (xs: { rps: number }[]) => median(xs.map((x) => x.rps));
-    const cpu = (xs: { cpu: number }[]) => median(xs.map((x) => x.cpu));
-    // Each round's new/old, its two runs back to back: the machine's drift between rounds cancels.
-    const pairs = (of: (x: { rps: number; cpu: number }) => number) => runs.new.map((x, r) => of(x) / of(runs.old[r]!)).sort((a, b) => a - b);
-    const paired = (of: (x: { rps: number; cpu: number }) => number) => median(pairs(of));
-    // The middle half of the rounds' CPU ratios: how far one round reads from the next.
-    const cpuPairs = pairs((x) => x.cpu);
-    const iqr = `${cpuPairs[Math.floor((cpuPairs.length - 1) / 4)]!.toFixed(3)}-${cpuPairs[Math.floor(((cpuPairs.length - 1) * 3) / 4)]!.toFixed(3)}`;
-    console.log(`  ${path.slice(0, 66).padEnd(66)} ${rps(runs.old).toFixed(0).padStart(10)} ${rps(runs.new).toFixed(0).padStart(10)} ${(rps(runs.new) / rps(runs.old)).toFixed(3).padStart(6)} ${paired((x) => x.rps).toFixed(3).padStart(6)} ${cpu(runs.old).toFixed(1).padStart(8)} ${cpu(runs.new).toFixed(1).padStart(8)} ${(cpu(runs.new) / cpu(runs.old)).toFixed(3).padStart(6)} ${paired((x) => x.cpu).toFixed(3).padStart(6)} ${iqr.padStart(12)}`);
+  } finally {
+    oldService.child.kill();
+    newService.child.kill();
   }
-  const spread = (xs: number[]) => `${median(xs).toFixed(1)} MB (${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)})`;
-  console.log(`  RSS at rest (started, idle 1 s): old ${atRest.old.toFixed(1)} MB, new ${atRest.new.toFixed(1)} MB`);
-  console.log(`  RSS, median of ${rss.old.length} readings after runs: old ${spread(rss.old)}, new ${spread(rss.new)}`);
-} finally {
-  oldService.child.kill();
-  newService.child.kill();
 }
+
+console.log(`A/B: ${oldDir} (old) and ${newDir} (new); wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, ${PASSES} passes of fresh processes (odd ones start the new first), ${ROUNDS} alternating rounds each${PIN ? ", pinned" : ""}`);
+for (let p = 0; p < PASSES; p++) await pass(p);
+console.log(`  ${"endpoint".padEnd(66)} ${"old req/s".padStart(10)} ${"new req/s".padStart(10)} ${"ratio".padStart(6)} ${"paired".padStart(6)} ${"old cpu".padStart(8)} ${"new cpu".padStart(8)} ${"ratio".padStart(6)} ${"paired".padStart(6)} ${"paired IQR".padStart(12)}`);
+for (const [path, kept] of runs) {
+  const rps = (xs: Run[]) => median(xs.map((x) => x.rps));
+  const cpu = (xs: Run[]) => median(xs.map((x) => x.cpu));
+  // Each round's new/old, its two runs back to back: the machine's drift between rounds cancels.
+  const pairs = (of: (x: Run) => number) => kept.new.map((x, r) => of(x) / of(kept.old[r]!)).sort((a, b) => a - b);
+  const paired = (of: (x: Run) => number) => median(pairs(of));
+  // The middle half of the rounds' CPU ratios: how far one round reads from the next.
+  const cpuPairs = pairs((x) => x.cpu);
+  const iqr = `${cpuPairs[Math.floor((cpuPairs.length - 1) / 4)]!.toFixed(3)}-${cpuPairs[Math.floor(((cpuPairs.length - 1) * 3) / 4)]!.toFixed(3)}`;
+  console.log(`  ${path.slice(0, 66).padEnd(66)} ${rps(kept.old).toFixed(0).padStart(10)} ${rps(kept.new).toFixed(0).padStart(10)} ${(rps(kept.new) / rps(kept.old)).toFixed(3).padStart(6)} ${paired((x) => x.rps).toFixed(3).padStart(6)} ${cpu(kept.old).toFixed(1).padStart(8)} ${cpu(kept.new).toFixed(1).padStart(8)} ${(cpu(kept.new) / cpu(kept.old)).toFixed(3).padStart(6)} ${paired((x) => x.cpu).toFixed(3).padStart(6)} ${iqr.padStart(12)}`);
+}
+const spread = (xs: number[]) => `${median(xs).toFixed(1)} MB (${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)})`;
+console.log(`  RSS at rest (started, idle 1 s), median of ${PASSES} passes: old ${median(atRest.old).toFixed(1)} MB, new ${median(atRest.new).toFixed(1)} MB`);
+console.log(`  RSS, median of ${rss.old.length} readings after runs: old ${spread(rss.old)}, new ${spread(rss.new)}`);
