@@ -53,7 +53,10 @@ const atRest = { old: [] as number[], new: [] as number[] };
 async function pass(index: number): Promise<void> {
   const newFirst = index % 2 === 1;
   const first = await start(newFirst ? newDir! : oldDir!);
-  const second = await start(newFirst ? oldDir! : newDir!);
+  const second = await start(newFirst ? oldDir! : newDir!).catch((error) => {
+    first.child.kill();
+    throw error;
+  });
   const [oldService, newService] = newFirst ? [second, first] : [first, second];
   try {
     await Bun.sleep(1000);
