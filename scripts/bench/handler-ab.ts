@@ -14,8 +14,8 @@
 // the whole list (/clock 1.019 alone, 1.055-1.079 in full runs), so compare full runs with
 // full runs. That is the JIT, not the handler's state: a fresh handler of a module whose
 // code has served the other endpoints reads as slow as the one that served them (/sync
-// 2.5-3% slower than a fresh copy of the same code in another checkout; old main's 1-2%). What differs only in the bytes handed to Bun's HTTP layer (headers) is ab.ts's
-// to show.
+// 2.5-3% slower than a fresh copy of the same code in another checkout; old main's 1-2%).
+// What differs only in the bytes handed to Bun's HTTP layer (headers) is ab.ts's to show.
 
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
