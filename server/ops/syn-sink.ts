@@ -12,7 +12,9 @@
 //      kernel makes the listener and the sink one group, listener first) and a backlog of
 //      0, so that one queued connection fills it;
 //   2. a group program (SO_ATTACH_REUSEPORT_CBPF) sends only our own filler connection,
-//      known by its source port, to the sink; every other SYN still goes to the listener;
+//      known by its source port, to the sink; every other SYN still goes to the listener.
+//      It is attached before the sink joins where the listener was bound with SO_REUSEPORT
+//      (process/service.ts always binds so), so no client's SYN ever lands in the sink;
 //   3. once the filler sits in the sink's queue, the program sends every SYN to the sink,
 //      whose full queue drops it: the client retransmits a second later and meets another
 //      instance, or a refusal once this one has gone (never accepted, nothing lost).
@@ -126,19 +128,22 @@ export function sinkNewConnections(sys: SocketCalls, fd: number, queued: (fd: nu
     const fillerAddress = sockName(sys, filler);
     if (fillerAddress === null) return fail();
     const fillerPort = (fillerAddress[2]! << 8) | fillerAddress[3]!;
-    // Both programs made first: between the sink's listen() and the first attach, a SYN may
-    // be hashed to the sink, and then someone's connection is in it and the drain goes
-    // ungated. Making a program inside that window (native memory, loaded on first use)
-    // widened it; under churn the drain once went ungated in both container drain tests (CI,
-    // 2026-11-27: 7 and 9 resets), most likely so. Now the window is the two calls alone.
+    // Both programs made first: making one (native memory, loaded on first use) between the
+    // sink's listen() and the attach widened the window below (CI, 2026-11-27: the drain
+    // went ungated in both container drain tests, 7 and 9 resets).
     for (const instructions of [fillerToSink(fillerPort), ALL_TO_SINK]) {
       const program = nativeProgram(instructions);
       if (program === null) return fail();
       programs.push(program);
     }
     const [steerFiller, steerAll] = programs as [NativeProgram, NativeProgram];
+    // A listener bound with SO_REUSEPORT (the service's always is) has its group already:
+    // the program goes on it first, and the sink joins a group that sends it nothing but the
+    // filler. Otherwise the group is made as the sink joins, and a SYN can land in the sink
+    // before the program does (CI, 2026-11-27: the drain went ungated, 6 connections reset).
+    const early = attachGroupProgram(sys, fd, steerFiller);
     if (sys.listen(sink, 0) !== 0) return fail();
-    if (!attachGroupProgram(sys, sink, steerFiller)) return fail();
+    if (!early && !attachGroupProgram(sys, sink, steerFiller)) return fail();
     if (queued(sink) !== 0) return fail(); // someone else's connection is in the sink
     const target = reachable(address);
     sys.connect(filler, target, target.length); // EINPROGRESS: the loopback handshake completes in the kernel

@@ -45,9 +45,10 @@ export interface Config {
    */
   drainGraceMs: number;
   /**
-   * SHARE_PORT: listen with reusePort so that another instance started with it too can
-   * take over the port (a rolling restart on one host). Off, a port something else holds
-   * is refused at start; the workers of one instance always share theirs.
+   * SHARE_PORT: join a port another instance started with it too listens on, so that it
+   * can take over the port (a rolling restart on one host). Off, a port something else
+   * holds is refused at start (the port is bound with reusePort all the same: the drain's
+   * sink needs its group, ops/syn-sink.ts); the workers of one instance always share theirs.
    */
   sharePort: boolean;
 }

@@ -124,7 +124,13 @@ export async function startServer(
   const fromDisk = () => loadData(config.dataDir);
   const state = createAppState(await (options.load ?? fromDisk)(), realtimeClock, config, options.workerId ?? "0", options.rateMemory);
   const data = state.data;
-  const reusePort = options.reusePort ?? config.sharePort;
+  // Others may listen on the port too: a supervisor's sibling workers, or instances started with SHARE_PORT.
+  const shared = options.reusePort ?? config.sharePort;
+  // Alone, the port is claimed first by a bind without SO_REUSEPORT (claimPorts: a port
+  // something else holds is refused as before), then bound with it all the same: the drain's
+  // sink must find the port's reuseport group already there, to put its program on before
+  // it joins (ops/syn-sink.ts).
+  const ports = shared ? { port: config.port, redirectPort: config.httpRedirectPort } : claimPorts(config);
   // Bun's router sees the request-target as sent: http/raw-path-guard.ts.
   const routing = rawPathRouting(createFetchHandler(state));
   // Constant answers Bun sends without entering JavaScript (http/native-answers.ts), made
@@ -162,10 +168,10 @@ export async function startServer(
     if (!state.draining) server.reload(handlers(await nativeAnswers(constantHandler, state, routing)));
     return ok;
   });
-  const server = listen(config.host, "PORT", config.port, (hostname) => Bun.serve({
+  const server = listen(config.host, "PORT", ports.port, (hostname) => Bun.serve({
     hostname,
-    port: config.port,
-    reusePort,
+    port: ports.port,
+    reusePort: true,
     development: false,
     // Slow or idle clients are cut after this long (slowloris costs them, not us).
     idleTimeout: 30,
@@ -180,12 +186,12 @@ export async function startServer(
   setInterval(() => state.clockCheck.check(), 1000).unref();
 
   let redirect: BunServer | null = null;
-  if (config.tls && config.httpRedirectPort !== null) {
+  if (config.tls && ports.redirectPort !== null) {
     const httpsPort = server.port;
-    redirect = listen(config.host, "HTTP_REDIRECT_PORT", config.httpRedirectPort, (hostname) => Bun.serve({
+    redirect = listen(config.host, "HTTP_REDIRECT_PORT", ports.redirectPort, (hostname) => Bun.serve({
       hostname,
-      port: config.httpRedirectPort!,
-      reusePort,
+      port: ports.redirectPort!,
+      reusePort: true,
       development: false,
       idleTimeout: 10,
       fetch: httpsRedirect(config.publicHosts, httpsPort!),
@@ -217,9 +223,8 @@ export async function startServer(
       await Bun.sleep(config.drainGraceMs);
       // Then refuse new connections but accept those the kernel already queued, so that
       // closing the listener resets none of them (see ops/accept-queue.ts).
-      const ports = [server.port, redirect?.port].filter((p): p is number => p !== undefined);
-      // Alone on the port unless reusePort shares it with sibling workers or instances.
-      const gate = gateListeners(ports, { alone: !reusePort });
+      const listening = [server.port, redirect?.port].filter((p): p is number => p !== undefined);
+      const gate = gateListeners(listening, { alone: !shared });
       const acceptQueue = gate ? await gate.drained(Math.min(ACCEPT_QUEUE_MAX_MS, config.drainSeconds * 1000)) : null;
       const deadline = Bun.sleep(config.drainSeconds * 1000).then(() => "deadline" as const);
       redirect?.stop();
