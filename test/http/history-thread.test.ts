@@ -11,9 +11,10 @@ import { join } from "node:path";
 import { startServerProcess, waitForLog, type ServerProcess } from "../support/server-process.ts";
 
 const stops: (() => Promise<void>)[] = [];
+// A drain may take its time on a loaded machine (CI once passed the hook's default 5 s here).
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
-});
+}, 30_000);
 
 async function start(): Promise<ServerProcess> {
   const service = await startServerProcess({ DRAIN_GRACE_MS: "0", SITE_DIR: "/nonexistent-site" });
