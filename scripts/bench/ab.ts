@@ -1,14 +1,21 @@
 // `bun scripts/bench/ab.ts OLD_CHECKOUT [NEW_CHECKOUT]`: two checkouts of zonetime (each
-// with its generated/ built) served side by side, one worker each, pinned to CPU 1 where
-// taskset exists, wrk on CPU 0; BENCH_PASSES passes, each with both services started anew;
-// per endpoint, BENCH_ROUNDS rounds a pass alternate old and new (a shared machine drifts
-// from one run to the next), and the medians over all passes are printed with
+// with its generated/ built) served side by side, one worker each, both pinned to CPU 1
+// where taskset exists, their two wrk on CPU 0; BENCH_PASSES passes, each with both
+// services started anew; per endpoint, BENCH_ROUNDS rounds a pass in which wrk loads both
+// services at once, so that they share one CPU in the same seconds and whatever the machine
+// does in those seconds reaches both alike. Printed: the medians over all passes with
 // new/old ratios of requests/s and of the server's CPU per request (of the medians, and the
-// median of each round's own ratio, "paired"), then each service's RSS
-// (the median of readings right after each of its runs: one lands before or after a GC at random).
+// median of each round's own ratio, "paired"), then each service's RSS (the median of
+// readings right after each round: one lands before or after a GC at random).
 // For a change to the request path: no endpoint should lose more than 3%.
+//
+// Why at once, not in turns: this 2-core VM drifts by several percent from one second to
+// the next, and rounds taken in turns (old, then new) carried that drift into each ratio:
+// two copies of one checkout read 0.965-1.001 over a pass, and 0.95-1.08 from one round to
+// the next. Loaded at once, with CPU read from the threads' run time (cpuMicros), the same
+// two copies read 0.983-1.020 on all 27 endpoints (median 1.002), most rounds within 1%.
 
-import { cpuTicks, pinned, PIN, startListening, TICKS_PER_SECOND, type Listening } from "./bench-process.ts";
+import { cpuMicros, pinned, PIN, startListening, type Listening } from "./bench-process.ts";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { median } from "./timing.ts";
@@ -26,11 +33,22 @@ function start(checkout: string): Promise<Listening> {
   });
 }
 
-function wrk(server: Listening, path: string): { rps: number; cpu: number } {
-  const before = cpuTicks(server.child.pid);
-  const out = Bun.spawnSync(pinned(0, ["wrk", "-t1", `-c${CONNECTIONS}`, `-d${SECONDS}s`, `${server.url}${path}`]), { stdout: "pipe", stderr: "pipe" }).stdout.toString();
-  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
-  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN), cpu: ((cpuTicks(server.child.pid) - before) / TICKS_PER_SECOND / requests) * 1e6 };
+/** wrk's output for `path` on `server`. */
+async function wrk(server: Listening, path: string): Promise<string> {
+  const child = Bun.spawn(pinned(0, ["wrk", "-t1", `-c${CONNECTIONS}`, `-d${SECONDS}s`, `${server.url}${path}`]), { stdout: "pipe", stderr: "pipe" });
+  return await new Response(child.stdout).text();
+}
+
+/** One round: both services loaded at once, each one's requests/s and CPU microseconds per request. */
+async function together(oldService: Listening, newService: Listening, path: string): Promise<{ old: Run; new: Run }> {
+  const before = [cpuMicros(oldService.child.pid), cpuMicros(newService.child.pid)];
+  const outs = await Promise.all([wrk(oldService, path), wrk(newService, path)]);
+  const after = [cpuMicros(oldService.child.pid), cpuMicros(newService.child.pid)];
+  const run = (i: number): Run => {
+    const requests = Number(/(\d+) requests in/.exec(outs[i]!)?.[1] ?? NaN);
+    return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(outs[i]!)?.[1] ?? NaN), cpu: (after[i]! - before[i]!) / requests };
+  };
+  return { old: run(0), new: run(1) };
 }
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
@@ -45,10 +63,10 @@ const atRest = { old: [] as number[], new: [] as number[] };
 
 /**
  * One pass: both services started afresh, then every endpoint's rounds. A process has its
- * own luck (where its heap and code land, what its JIT decides) that alternating rounds
- * cannot cancel: two copies of one checkout read 0.965-1.001 over one pass, the one started
- * second cheaper. So each pass starts the two anew, odd passes the new one first, and the
- * rounds of all passes are pooled.
+ * own luck (where its heap and code land, what its JIT decides) that no round cancels: with
+ * rounds in turns, two copies of one checkout read 0.965-1.001 over one pass, the one
+ * started second cheaper. So each pass starts the two anew, odd passes the new one first,
+ * and the rounds of all passes are pooled.
  */
 async function pass(index: number): Promise<void> {
   const newFirst = index % 2 === 1;
@@ -63,16 +81,14 @@ async function pass(index: number): Promise<void> {
     atRest.old.push(rssMb(oldService.child.pid));
     atRest.new.push(rssMb(newService.child.pid));
     for (const path of ENDPOINTS) {
-      wrk(oldService, path);
-      wrk(newService, path);
+      await together(oldService, newService, path); // warm
       const kept = runs.get(path)!;
       for (let r = 0; r < ROUNDS; r++) {
-        // Each RSS read right after that service's own run: read after the other's run too, the
-        // first had idled for it and collected its garbage (old read 143 MB at rest, new 172 under load).
-        // Which goes first alternates too, so neither always runs while the other's 50 connections close.
-        const runOld = () => { kept.old.push(wrk(oldService, path)); rss.old.push(rssMb(oldService.child.pid)); };
-        const runNew = () => { kept.new.push(wrk(newService, path)); rss.new.push(rssMb(newService.child.pid)); };
-        if (r % 2 === 0) { runOld(); runNew(); } else { runNew(); runOld(); }
+        const round = await together(oldService, newService, path);
+        kept.old.push(round.old);
+        kept.new.push(round.new);
+        rss.old.push(rssMb(oldService.child.pid));
+        rss.new.push(rssMb(newService.child.pid));
       }
     }
   } finally {
@@ -81,13 +97,13 @@ async function pass(index: number): Promise<void> {
   }
 }
 
-console.log(`A/B: ${oldDir} (old) and ${newDir} (new); wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, ${PASSES} passes of fresh processes (odd ones start the new first), ${ROUNDS} alternating rounds each${PIN ? ", pinned" : ""}`);
+console.log(`A/B: ${oldDir} (old) and ${newDir} (new); wrk -t1 -c${CONNECTIONS} -d${SECONDS}s, ${PASSES} passes of fresh processes (odd ones start the new first), ${ROUNDS} rounds each loading both at once${PIN ? ", pinned" : ""}`);
 for (let p = 0; p < PASSES; p++) await pass(p);
 console.log(`  ${"endpoint".padEnd(66)} ${"old req/s".padStart(10)} ${"new req/s".padStart(10)} ${"ratio".padStart(6)} ${"paired".padStart(6)} ${"old cpu".padStart(8)} ${"new cpu".padStart(8)} ${"ratio".padStart(6)} ${"paired".padStart(6)} ${"paired IQR".padStart(12)}`);
 for (const [path, kept] of runs) {
   const rps = (xs: Run[]) => median(xs.map((x) => x.rps));
   const cpu = (xs: Run[]) => median(xs.map((x) => x.cpu));
-  // Each round's new/old, its two runs back to back: the machine's drift between rounds cancels.
+  // Each round's new/old, both measured in the same seconds: the machine's drift between rounds cancels.
   const pairs = (of: (x: Run) => number) => kept.new.map((x, r) => of(x) / of(kept.old[r]!)).sort((a, b) => a - b);
   const paired = (of: (x: Run) => number) => median(pairs(of));
   // The middle half of the rounds' CPU ratios: how far one round reads from the next.

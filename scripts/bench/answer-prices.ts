@@ -9,7 +9,7 @@
 //
 // The goal: no row above 10 time objects per token charged.
 
-import { cpuTicks, startService, TICKS_PER_SECOND } from "./bench-process.ts";
+import { cpuMicros, startService } from "./bench-process.ts";
 import { join } from "node:path";
 import { median } from "./timing.ts";
 import { costliestQueries, type Row } from "./costliest-queries.ts";
@@ -25,7 +25,7 @@ interface Measured {
 async function measure(url: string, pid: number, row: Row): Promise<Measured> {
   const charges: number[] = [];
   const statuses = new Set<number>();
-  const before = cpuTicks(pid);
+  const before = cpuMicros(pid);
   for (let n = 0; n < row.count; n++) {
     const { path, body } = row.request(n);
     // A new client for each request: it starts with the whole burst, so what is left says what this one answer cost.
@@ -39,8 +39,7 @@ async function measure(url: string, pid: number, row: Row): Promise<Measured> {
     const left = Number(/r=(\d+)/.exec(response.headers.get("ratelimit") ?? "")?.[1]);
     charges.push(BURST - left);
   }
-  const ticks = cpuTicks(pid) - before;
-  return { cpuMicros: (ticks / TICKS_PER_SECOND / row.count) * 1e6, charges, statuses };
+  return { cpuMicros: (cpuMicros(pid) - before) / row.count, charges, statuses };
 }
 
 export async function benchAnswerPrices(dataDir: string): Promise<void> {

@@ -3,12 +3,9 @@
 // its URL from it, and a process's CPU time from /proc.
 
 import type { Subprocess } from "bun";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-
-/** Linux's USER_HZ: /proc/PID/stat counts CPU time in these ticks. */
-export const TICKS_PER_SECOND = 100;
 
 export const PIN = Bun.which("taskset") !== null && availableParallelism() >= 2;
 
@@ -44,12 +41,24 @@ export function startService(env: Record<string, string>, options: { cpu?: numbe
   return startListening(options.cpu === undefined ? args : pinned(options.cpu, args), { PORT: "0", HOST: "127.0.0.1", WORKERS: "1", ...env });
 }
 
-/** utime + stime of a process, in ticks; NaN without /proc. */
-export function cpuTicks(pid: number): number {
+/**
+ * The CPU time a process's threads have run, in microseconds: the sum of their
+ * /proc/PID/task/TID/schedstat run times, in nanoseconds (utime + stime in /proc/PID/stat
+ * count 10 ms ticks: 1% of a 2-second round at half a CPU). A thread that ended within a
+ * measurement takes its time with it (a service's threads live as long as it does). NaN
+ * without /proc.
+ */
+export function cpuMicros(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[11]) + Number(fields[12]); // fields 14 and 15 of proc(5), counted after the name
+    let nanos = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        nanos += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+      } catch {
+        // the thread ended between the listing and the read
+      }
+    }
+    return nanos / 1000;
   } catch {
     return NaN;
   }

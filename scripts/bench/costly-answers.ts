@@ -11,7 +11,7 @@
 //    average and in its busiest second. The goal: under a tenth of one core.
 //    Then the same client ignoring the 429s (wrk, full speed): what refusals cost.
 
-import { cpuTicks, startService, TICKS_PER_SECOND } from "./bench-process.ts";
+import { cpuMicros, startService } from "./bench-process.ts";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,13 +25,13 @@ const CLIENT = "203.0.113.7";
 
 /** wrk against `url` (a Lua script may vary the path); the server's CPU microseconds per request. */
 function wrk(pid: number, url: string, args: string[] = []): { rps: number; cpuMicros: number; requests: number; non2xx: number } {
-  const before = cpuTicks(pid);
+  const before = cpuMicros(pid);
   const out = Bun.spawnSync(["wrk", "-t1", "-c8", `-d${SECONDS}s`, ...args, url], { stdout: "pipe", stderr: "pipe" }).stdout.toString();
-  const after = cpuTicks(pid);
+  const after = cpuMicros(pid);
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
-    cpuMicros: ((after - before) / TICKS_PER_SECOND / requests) * 1e6,
+    cpuMicros: (after - before) / requests,
     requests,
     non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
   };
@@ -76,8 +76,8 @@ export async function benchCostlyAnswers(dataDir: string): Promise<void> {
     console.log(`  goal: 304 < 1/10 of the built 200: ${revalidated.cpuMicros < built.cpuMicros / 10 ? "met" : "NOT met"}`);
 
     // One client at the default limit, as fast as the limit lets it, a new window each time.
-    const ticks: number[] = [cpuTicks(service.child.pid)];
-    const sampler = setInterval(() => ticks.push(cpuTicks(service.child.pid)), 1000);
+    const used: number[] = [cpuMicros(service.child.pid)];
+    const sampler = setInterval(() => used.push(cpuMicros(service.child.pid)), 1000);
     const started = performance.now();
     let answered = 0;
     let refused = 0;
@@ -91,10 +91,10 @@ export async function benchCostlyAnswers(dataDir: string): Promise<void> {
       if (remaining === 0) await Bun.sleep(Math.min(wait * 1000, COST_SECONDS * 1000 - (performance.now() - started)));
     }
     clearInterval(sampler);
-    ticks.push(cpuTicks(service.child.pid));
+    used.push(cpuMicros(service.child.pid));
     const elapsed = (performance.now() - started) / 1000;
-    const perSecond = ticks.slice(1).map((t, i) => (t - ticks[i]!) / TICKS_PER_SECOND);
-    const share = (ticks.at(-1)! - ticks[0]!) / TICKS_PER_SECOND / elapsed;
+    const perSecond = used.slice(1).map((t, i) => (t - used[i]!) / 1e6);
+    const share = (used.at(-1)! - used[0]!) / 1e6 / elapsed;
     console.log(`  one client at RATE_LIMIT=120/60s, costliest query as fast as allowed, ${elapsed.toFixed(0)} s: ${answered} answered, ${refused} refused;`
       + ` server CPU ${(share * 100).toFixed(2)}% of a core on average, ${(Math.max(...perSecond) * 100).toFixed(1)}% in the busiest second`);
     console.log(`  goal: under 10% of one core: ${share < 0.1 && Math.max(...perSecond) < 0.1 ? "met" : "NOT met"}`);

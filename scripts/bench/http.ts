@@ -7,7 +7,7 @@
 // cycles). Where taskset exists, wrk runs on CPU 0 and the servers on CPU 1, so neither
 // steals the other's core.
 
-import { cpuTicks, pinned, PIN, startListening, startService, TICKS_PER_SECOND, type Listening } from "./bench-process.ts";
+import { cpuMicros, pinned, PIN, startListening, startService, type Listening } from "./bench-process.ts";
 import { join } from "node:path";
 import { median } from "./timing.ts";
 
@@ -43,9 +43,9 @@ function micros(text: string | undefined): number {
 }
 
 function wrk(server: Listening, path: string): Run {
-  const before = cpuTicks(server.child.pid);
+  const before = cpuMicros(server.child.pid);
   const result = Bun.spawnSync(pinned(0, ["wrk", "-t1", `-c${CONNECTIONS}`, `-d${SECONDS}s`, "--latency", `${server.url}${path}`]), { stdout: "pipe", stderr: "pipe" });
-  const after = cpuTicks(server.child.pid);
+  const after = cpuMicros(server.child.pid);
   const out = result.stdout.toString();
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
   const socket = /Socket errors: ([^\n]+)/.exec(out)?.[1];
@@ -54,7 +54,7 @@ function wrk(server: Listening, path: string): Run {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
     p50: micros(/\s50%\s+(\S+)/.exec(out)?.[1]),
     p99: micros(/\s99%\s+(\S+)/.exec(out)?.[1]),
-    cpuMicros: ((after - before) / TICKS_PER_SECOND / requests) * 1e6,
+    cpuMicros: (after - before) / requests,
     errors: [socket ? `socket errors: ${socket}` : "", non2xx ? `non-2xx: ${non2xx}` : ""].filter(Boolean).join("; "),
   };
 }

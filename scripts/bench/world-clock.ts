@@ -3,7 +3,7 @@
 // name: the server's CPU time (from /proc, steadier than requests/s on a shared machine)
 // and names answered per second. The median of BENCH_ROUNDS alternating rounds.
 
-import { cpuTicks, pinned, PIN, startService, TICKS_PER_SECOND } from "./bench-process.ts";
+import { cpuMicros, pinned, PIN, startService } from "./bench-process.ts";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,17 +20,17 @@ interface Run { namesPerSecond: number; cpuMicrosPerName: number; errors: string
 
 /** wrk on `url` (with `script` when given), each answer worth `namesPerAnswer` names. */
 function load(pid: number, url: string, namesPerAnswer: number, script?: string): Run {
-  const before = cpuTicks(pid);
+  const before = cpuMicros(pid);
   const args = ["wrk", "-t1", `-c${CONNECTIONS}`, `-d${SECONDS}s`, ...(script ? ["-s", script] : []), url];
   const out = Bun.spawnSync(pinned(0, args), { stdout: "pipe", stderr: "pipe" }).stdout.toString();
-  const ticks = cpuTicks(pid) - before;
+  const micros = cpuMicros(pid) - before;
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1];
   const socket = /Socket errors: ([^\n]+)/.exec(out)?.[1];
   return {
     namesPerSecond: rps * namesPerAnswer,
-    cpuMicrosPerName: ((ticks / TICKS_PER_SECOND) / (requests * namesPerAnswer)) * 1e6,
+    cpuMicrosPerName: micros / (requests * namesPerAnswer),
     errors: [socket ? `socket errors: ${socket}` : "", non2xx ? `non-2xx: ${non2xx}` : ""].filter(Boolean).join("; "),
   };
 }
