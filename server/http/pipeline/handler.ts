@@ -213,77 +213,104 @@ class PipelineRequest implements RouteRequest {
 /** A client address not resolved yet. */
 const UNRESOLVED = Symbol("unresolved client");
 
-/** `client`: the client's address, or UNRESOLVED: not known yet (PipelineRequest resolves it when read). */
+/**
+ * `client`: the client's address, or UNRESOLVED: not known yet (PipelineRequest resolves it
+ * when read). The common answer (a GET or HEAD on a row that answers at once, from the
+ * current release) is made here; the rest each have a function of their own, so that this
+ * one stays small. Holding them all, once it had served every route the JIT recompiled it
+ * into code twice the size (7.3 KB, BUN_JSC_reportDFGCompileTimes) that made every answer
+ * slower: /sync 3.4-4.3% against the same code fresh, the routes late in a list 2-4% over
+ * HTTP (issue 31). Split, the same code reads 0.1-0.5%.
+ */
 function respond(req: Request, server: Server<unknown> | null, url: string, target: RequestTarget, match: RouteMatch, release: boolean, client: string | null | typeof UNRESOLVED, state: AppState, spent: Spent, reused: PipelineRequest): Response | Promise<Response> {
   const method = req.method;
   const head = method === "HEAD";
   const route = match.route;
-  const allowed = route?.post ? ALLOWED_WITH_POST : ALLOWED_METHODS;
-  if (method === "OPTIONS") return state.data.responses.preflight(allowed);
-  const post = method === "POST" && route?.post !== undefined;
-  if (method !== "GET" && !head && !post) return errorAnswer(state, req, target, match, head, METHOD_NOT_ALLOWED(), { Allow: allowed });
   try {
-    if (route !== null) {
-      if (post) {
-        const request: RouteRequest = {
-          profile: match.profile,
-          format: match.format,
-          head,
-          params: match.params,
-          query: target.query,
-          url: null,
-          clientAddress: client === UNRESOLVED ? clientOf(req, server, reused.trust).address : client,
-          ifNoneMatch: () => req.headers.get("if-none-match"),
-          header: (name) => req.headers.get(name),
-          data: state.data,
-          clock: reused.clock,
-          cache: route.cache,
-          cost: 1,
-        };
-        const contentType = req.headers.get("content-type");
-        // Other requests have used the request clock while the body arrived: this answer's reading is its own.
-        return readBody(req).then((body) => (state.requestClock.begin(), route.post!(request, body, contentType))).catch((error) => {
-          state.requestClock.begin();
-          if (!(error instanceof HttpError)) throw error;
-          // Not the service's fault, but an operator wants to see it: one line, on stdout with the events.
-          if (error.status === CLIENT_CLOSED_STATUS || endsConnection(error)) logEvent("request_body_refused", { code: error.code, status: error.status, path: target.path.slice(0, 256) });
-          return errorAnswer(state, req, target, match, head, error, endsConnection(error) ? { Connection: "close" } : undefined);
-        });
-      }
-      // A row that may answer later gets a request of its own: the reused one is the next request's.
-      const own = route.later ? new PipelineRequest(state, reused.trust, reused.clock) : reused;
-      own.profile = match.profile;
-      own.format = match.format;
-      own.head = head;
-      own.params = match.params;
-      own.query = target.query;
-      own.url = url;
-      own.client = client;
-      own.req = req;
-      own.server = server;
-      own.data = state.data; // a reload replaces the data
-      own.cache = route.cache;
-      own.cost = 1;
-      let later = false;
-      try {
-        const response = release ? answerInRelease(route.handle, own, state) : route.handle(own, state);
-        spent.cost = own.cost;
-        if (!(response instanceof Promise)) return response;
-        if (own === reused) throw new Error(`${route.label}: an answer made later on a row not marked later`);
-        later = true;
-        spent.later = own;
-        return response.then(
-          (answer) => (own.release(), answer),
-          (error) => (own.release(), refusal(state, req, target, match, head, error)),
-        );
-      } finally {
-        if (!later) own.release(); // no request kept alive past its answer
-      }
+    if (method !== "GET" && !head) return otherMethod(req, server, target, match, client, state, reused);
+    if (route === null) {
+      if (match.api) throw NOT_FOUND(); // an unknown path under /api
+      return sitePage(target.path, head, req.headers, state);
     }
-    if (match.api) throw NOT_FOUND(); // an unknown path under /api
-    return sitePage(target.path, head, req.headers, state);
+    // A row that may answer later gets a request of its own: the reused one is the next request's.
+    const own = route.later ? new PipelineRequest(state, reused.trust, reused.clock) : reused;
+    own.profile = match.profile;
+    own.format = match.format;
+    own.head = head;
+    own.params = match.params;
+    own.query = target.query;
+    own.url = url;
+    own.client = client;
+    own.req = req;
+    own.server = server;
+    own.data = state.data; // a reload replaces the data
+    own.cache = route.cache;
+    own.cost = 1;
+    if (route.later || release) return answerOfRow(req, target, match, release, state, spent, own);
+    try {
+      const response = route.handle(own, state);
+      spent.cost = own.cost;
+      if (response instanceof Promise) throw new Error(`${route.label}: an answer made later on a row not marked later`);
+      return response;
+    } finally {
+      own.release(); // no request kept alive past its answer
+    }
   } catch (error) {
     return refusal(state, req, target, match, head, error);
+  }
+}
+
+/** OPTIONS (the CORS preflight), POST where the row takes a body, else 405. */
+function otherMethod(req: Request, server: Server<unknown> | null, target: RequestTarget, match: RouteMatch, client: string | null | typeof UNRESOLVED, state: AppState, reused: PipelineRequest): Response | Promise<Response> {
+  const method = req.method;
+  const route = match.route;
+  const allowed = route?.post ? ALLOWED_WITH_POST : ALLOWED_METHODS;
+  if (method === "OPTIONS") return state.data.responses.preflight(allowed);
+  if (method !== "POST" || route === null || route.post === undefined) return errorAnswer(state, req, target, match, false, METHOD_NOT_ALLOWED(), { Allow: allowed });
+  const post = route.post;
+  const request: RouteRequest = {
+    profile: match.profile,
+    format: match.format,
+    head: false,
+    params: match.params,
+    query: target.query,
+    url: null,
+    clientAddress: client === UNRESOLVED ? clientOf(req, server, reused.trust).address : client,
+    ifNoneMatch: () => req.headers.get("if-none-match"),
+    header: (name) => req.headers.get(name),
+    data: state.data,
+    clock: reused.clock,
+    cache: route.cache,
+    cost: 1,
+  };
+  const contentType = req.headers.get("content-type");
+  // Other requests have used the request clock while the body arrived: this answer's reading is its own.
+  return readBody(req).then((body) => (state.requestClock.begin(), post(request, body, contentType))).catch((error) => {
+    state.requestClock.begin();
+    if (!(error instanceof HttpError)) throw error;
+    // Not the service's fault, but an operator wants to see it: one line, on stdout with the events.
+    if (error.status === CLIENT_CLOSED_STATUS || endsConnection(error)) logEvent("request_body_refused", { code: error.code, status: error.status, path: target.path.slice(0, 256) });
+    return errorAnswer(state, req, target, match, false, error, endsConnection(error) ? { Connection: "close" } : undefined);
+  });
+}
+
+/** A row that may answer later (its request `own` is its own), or an answer from an older release (`?tzdb=`). */
+function answerOfRow(req: Request, target: RequestTarget, match: RouteMatch, release: boolean, state: AppState, spent: Spent, own: PipelineRequest): Response | Promise<Response> {
+  const route = match.route!;
+  let later = false;
+  try {
+    const response = release ? answerInRelease(route.handle, own, state) : route.handle(own, state);
+    spent.cost = own.cost;
+    if (!(response instanceof Promise)) return response;
+    if (!route.later) throw new Error(`${route.label}: an answer made later on a row not marked later`);
+    later = true;
+    spent.later = own;
+    return response.then(
+      (answer) => (own.release(), answer),
+      (error) => (own.release(), refusal(state, req, target, match, own.head, error)),
+    );
+  } finally {
+    if (!later) own.release(); // no request kept alive past its answer
   }
 }
 
