@@ -12,7 +12,7 @@
 // Why at once, not in turns: this 2-core VM drifts by several percent from one second to
 // the next, and rounds taken in turns (old, then new) carried that drift into each ratio:
 // two copies of one checkout read 0.965-1.001 over a pass, and 0.95-1.08 from one round to
-// the next. Loaded at once, with CPU read from the threads' run time (cpuMicros), the same
+// the next. Loaded at once, with CPU read from each process's CPU-time clock (cpuMicros), the same
 // two copies read 0.983-1.020 on all 27 endpoints (median 1.002), most rounds within 1%.
 
 import { cpuMicros, pinned, PIN, startListening, type Listening } from "./bench-process.ts";
