@@ -12,9 +12,9 @@
 // Why at once, not in turns: this 2-core VM drifts by several percent from one second to
 // the next, and rounds taken in turns (old, then new) carried that drift into each ratio:
 // two copies of one checkout read 0.965-1.001 over a pass, and 0.95-1.08 from one round to
-// the next. Loaded at once, with CPU read from each process's CPU-time clock (cpuMicros), the same
-// two copies read 0.982-1.019 on 26 of 27 endpoints (median 1.003), most rounds within 1%;
-// /openapi.json, 22 us of CPU a request, spreads most (1.046, IQR 0.964-1.063).
+// the next. Loaded at once, with CPU read from each process's CPU-time clock (cpuMicros),
+// the same two copies read 0.982-1.019 on 26 of 27 endpoints (median 1.003), most rounds
+// within 1%; /openapi.json, 22 us of CPU a request, spreads most (1.046, IQR 0.964-1.063).
 
 import { cpuMicros, pinned, PIN, startListening, type Listening } from "./bench-process.ts";
 import { readFileSync } from "node:fs";
