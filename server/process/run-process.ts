@@ -61,7 +61,7 @@ try {
       else take(message);
     });
     const start = inherited(process.env);
-    service = await startServer(config, { reusePort: true, workerId, rateMemory, load: start ? sealed(start, "inherited from the supervisor") : undefined });
+    service = await startServer(config, { sharePort: true, workerId, rateMemory, load: start ? sealed(start, "inherited from the supervisor") : undefined });
     const serving = service;
     if (handedOver !== null) take(handedOver);
     // A SIGHUP reloads the whole instance: the supervisor reads and seals the new set, then hands it to every worker.

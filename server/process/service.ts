@@ -113,19 +113,19 @@ function reloadSite(state: AppState, siteDir: string): boolean {
 }
 
 /**
- * reusePort: true in a supervisor's workers (they share the port); otherwise SHARE_PORT.
+ * sharePort: others may listen on the port too: true in a supervisor's workers (siblings),
+ * otherwise SHARE_PORT. Either way the port is bound with SO_REUSEPORT (see below).
  * rateMemory: the rate table the instance's workers share. load: where the tables come
  * from at start (a worker's: the set its supervisor sealed), by default DATA_DIR.
  */
 export async function startServer(
   config: Config,
-  options: { reusePort?: boolean; workerId?: string; rateMemory?: ArrayBuffer; load?: () => Promise<Tables> } = {},
+  options: { sharePort?: boolean; workerId?: string; rateMemory?: ArrayBuffer; load?: () => Promise<Tables> } = {},
 ): Promise<Service> {
   const fromDisk = () => loadData(config.dataDir);
   const state = createAppState(await (options.load ?? fromDisk)(), realtimeClock, config, options.workerId ?? "0", options.rateMemory);
   const data = state.data;
-  // Others may listen on the port too: a supervisor's sibling workers, or instances started with SHARE_PORT.
-  const shared = options.reusePort ?? config.sharePort;
+  const shared = options.sharePort ?? config.sharePort;
   // Alone, the port is claimed first by a bind without SO_REUSEPORT (claimPorts: a port
   // something else holds is refused as before), then bound with it all the same: the drain's
   // sink must find the port's reuseport group already there, to put its program on before

@@ -13,7 +13,7 @@ let service: Service;
 let siteDir: string;
 beforeAll(async () => {
   siteDir = await testSiteDir();
-  service = await startServer(await testConfig({ SITE_DIR: siteDir, RATE_LIMIT: "off" }), { reusePort: false });
+  service = await startServer(await testConfig({ SITE_DIR: siteDir, RATE_LIMIT: "off" }), { sharePort: false });
 }, 120_000);
 afterAll(() => service?.server.stop(true));
 

@@ -22,7 +22,7 @@ describe("without a rate limit: sent by Bun", () => {
   let service: Service;
   let url: string;
   beforeAll(async () => {
-    service = await startServer(await testConfig({ RATE_LIMIT: "off", SITE_DIR: await testSiteDir(), DRAIN_GRACE_MS: "1500", DRAIN_SECONDS: "3" }), { reusePort: false });
+    service = await startServer(await testConfig({ RATE_LIMIT: "off", SITE_DIR: await testSiteDir(), DRAIN_GRACE_MS: "1500", DRAIN_SECONDS: "3" }), { sharePort: false });
     url = `http://127.0.0.1:${service.server.port}`;
   }, 120_000);
   afterAll(() => service?.server.stop(true));
@@ -91,7 +91,7 @@ describe("with a rate limit: every answer through the handler", () => {
   let service: Service;
   let url: string;
   beforeAll(async () => {
-    service = await startServer(await testConfig({ RATE_LIMIT: "100/60s" }), { reusePort: false });
+    service = await startServer(await testConfig({ RATE_LIMIT: "100/60s" }), { sharePort: false });
     url = `http://127.0.0.1:${service.server.port}`;
   }, 60_000);
   afterAll(() => service?.server.stop(true));

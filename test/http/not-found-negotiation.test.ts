@@ -9,7 +9,7 @@ import { rawRequest, statusOf } from "../support/raw-http.ts";
 
 let service: Service;
 beforeAll(async () => {
-  service = await startServer(await testConfig({ SITE_DIR: await testSiteDir() }), { reusePort: false });
+  service = await startServer(await testConfig({ SITE_DIR: await testSiteDir() }), { sharePort: false });
 }, 120_000);
 afterAll(() => service?.server.stop(true));
 

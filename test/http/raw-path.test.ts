@@ -11,7 +11,7 @@ import { rawRequest, statusOf } from "../support/raw-http.ts";
 
 let service: Service;
 beforeAll(async () => {
-  service = await startServer(await testConfig({ SITE_DIR: await testSiteDir(), RATE_LIMIT: "off" }), { reusePort: false });
+  service = await startServer(await testConfig({ SITE_DIR: await testSiteDir(), RATE_LIMIT: "off" }), { sharePort: false });
 }, 120_000);
 afterAll(() => service?.server.stop(true));
 

@@ -31,7 +31,7 @@ beforeAll(async () => {
   service = await startServer(await testConfig({
     TLS_CERT: join(dir, "cert.pem"), TLS_KEY: join(dir, "key.pem"), HTTP_REDIRECT_PORT: String(await freePort()),
     PUBLIC_HOSTS: "time.example.org, 127.0.0.1, [::1]",
-  }), { reusePort: false });
+  }), { sharePort: false });
 }, 60_000);
 afterAll(() => {
   service?.server.stop(true);

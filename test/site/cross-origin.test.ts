@@ -14,7 +14,7 @@ let other: ReturnType<typeof Bun.serve>;
 let browser: Browser;
 
 beforeAll(async () => {
-  api = await startServer(await testConfig(), { reusePort: false });
+  api = await startServer(await testConfig(), { sharePort: false });
   const apiBase = `http://127.0.0.1:${api.server.port}`;
   const page = `<!doctype html><meta charset="utf-8"><title>another origin</title><pre id="out">running</pre>
 <script type="module">

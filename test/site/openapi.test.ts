@@ -18,7 +18,7 @@ let service: Service;
 let base: string;
 
 beforeAll(async () => {
-  service = await startServer(await testConfig({ TRUST_PROXY: "loopback", RATE_LIMIT: "3/60s" }), { reusePort: false });
+  service = await startServer(await testConfig({ TRUST_PROXY: "loopback", RATE_LIMIT: "3/60s" }), { sharePort: false });
   base = `http://127.0.0.1:${service.server.port}`;
 }, 120_000);
 afterAll(() => service?.server.stop(true));

@@ -19,7 +19,7 @@ let base: string;
 let siteDir: string;
 beforeAll(async () => {
   siteDir = await testSiteDir();
-  service = await startServer(await testConfig({ SITE_DIR: siteDir }), { reusePort: false });
+  service = await startServer(await testConfig({ SITE_DIR: siteDir }), { sharePort: false });
   base = `http://127.0.0.1:${service.server.port}`;
 }, 180_000);
 afterAll(() => service?.server.stop(true));

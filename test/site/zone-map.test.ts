@@ -18,7 +18,7 @@ let siteDir: string;
 
 beforeAll(async () => {
   siteDir = await testSiteDir();
-  service = await startServer(await testConfig({ SITE_DIR: siteDir, RATE_LIMIT: "off" }), { reusePort: false });
+  service = await startServer(await testConfig({ SITE_DIR: siteDir, RATE_LIMIT: "off" }), { sharePort: false });
   base = `http://127.0.0.1:${service.server.port}`;
   browser = await launchBrowser();
 }, 300_000);

@@ -23,7 +23,7 @@ export interface SiteSession {
 
 export async function startSiteSession(): Promise<SiteSession> {
   const siteDir = await testSiteDir();
-  const service = await startServer(await testConfig({ SITE_DIR: siteDir, TRUST_PROXY: "loopback", RATE_LIMIT: "off" }), { reusePort: false });
+  const service = await startServer(await testConfig({ SITE_DIR: siteDir, TRUST_PROXY: "loopback", RATE_LIMIT: "off" }), { sharePort: false });
   const browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
   let pages: string[] = [];

@@ -47,9 +47,9 @@ export function testSiteDir(): Promise<string> {
 }
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<{ url: string; port: number; stop: () => void }> {
-  // Never reusePort in tests: on a shared machine another process's server bound with it may
-  // be handed the same ephemeral port, and the kernel would split our connections with it.
-  const { server } = await startServer(await testConfig(env), { reusePort: false });
+  // Never a shared port in tests: a port another process's server holds is then refused,
+  // not shared (service.ts, claimPorts), and the kernel splits none of our connections with it.
+  const { server } = await startServer(await testConfig(env), { sharePort: false });
   return { url: `http://127.0.0.1:${server.port}`, port: server.port!, stop: () => server.stop(true) };
 }
 

@@ -222,7 +222,7 @@ describe("TimeZoneDB clients over HTTPS", () => {
     const cert = Bun.spawnSync([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
       "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")]);
     expect(cert.exitCode).toBe(0);
-    const { server: tls } = await startServer(await testConfig({ TLS_CERT: join(dir, "cert.pem"), TLS_KEY: join(dir, "key.pem"), RATE_LIMIT: "off" }), { reusePort: false });
+    const { server: tls } = await startServer(await testConfig({ TLS_CERT: join(dir, "cert.pem"), TLS_KEY: join(dir, "key.pem"), RATE_LIMIT: "off" }), { sharePort: false });
     try {
       mkdirSync(join(dir, "lib", "TimeZone"), { recursive: true });
       writeFileSync(join(dir, "lib", "TimeZone", "TimeZoneDB.pm"), mirrorFile(CPAN, "lib/TimeZone/TimeZoneDB.pm", CPAN_COMMIT));

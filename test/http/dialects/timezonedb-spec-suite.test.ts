@@ -93,7 +93,7 @@ describe("npm timezonedb's own spec suite", () => {
       "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(certs, "key.pem"), "-out", ca]);
     if (made.exitCode !== 0) throw new Error(`openssl: ${made.stderr.toString()}`);
     http = await startTestServer({ RATE_LIMIT: "off" });
-    ({ server: https } = await startServer(await testConfig({ TLS_CERT: ca, TLS_KEY: join(certs, "key.pem"), RATE_LIMIT: "off" }), { reusePort: false }));
+    ({ server: https } = await startServer(await testConfig({ TLS_CERT: ca, TLS_KEY: join(certs, "key.pem"), RATE_LIMIT: "off" }), { sharePort: false }));
     both = await demultiplex(http.port, https!.port!);
     port = (both.address() as { port: number }).port;
     dir = mirrorCheckout(REPO);
