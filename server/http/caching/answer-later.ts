@@ -17,10 +17,10 @@ const alreadyKept = (): string => {
 /** `build`: the body as text, or as a Blob of its parts (a body of megabytes, encoded part by part in turns). */
 export function cacheableAnswerLater(request: RouteRequest, key: string, maxAge: number, build: () => Promise<string | Blob>, type?: string, holds?: Holds): Response | Promise<Response> {
   const { answers, responses } = request.data;
+  // Kept (the common case: If-None-Match is read once, by cacheableAnswer), or revalidated by the key's ETag.
+  if (answers.has(key)) return cacheableAnswer(request, key, maxAge, alreadyKept, type, holds);
   const ifNoneMatch = request.ifNoneMatch();
-  if (answers.has(key) || (ifNoneMatch !== null && responses.etagMatches(ifNoneMatch, answers.etagOf(key)))) {
-    return cacheableAnswer(request, key, maxAge, alreadyKept, type, holds);
-  }
+  if (ifNoneMatch !== null && responses.etagMatches(ifNoneMatch, answers.etagOf(key))) return cacheableAnswer(request, key, maxAge, alreadyKept, type, holds);
   let underWay = answers.building.get(key);
   if (underWay === undefined) {
     underWay = whenFewBuilding(build).finally(() => answers.building.delete(key));

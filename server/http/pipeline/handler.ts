@@ -46,6 +46,7 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
     const started = performance.now();
     dated.begin();
     const url = req.url;
+    const method = req.method; // a getter into Bun: read once
     const { target, match: routedMatch, release } = routedTarget(routes, url);
     // Who the client is costs Bun about a microsecond (requestIP): resolved here only when a
     // limit or the access log needs it for every request, else when a route reads it.
@@ -56,8 +57,8 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
     // Two Host headers (which Bun joins with ", ") make the request invalid (RFC 9112 section 3.2): 400, and the connection ends.
     const host = req.headers.get("host");
     if (host !== null && host.indexOf(",") >= 0) {
-      const refused = state.data.responses.error(DUPLICATE_HOST(), "json", req.method === "HEAD", { Connection: "close" });
-      return finish(state, dated, counted, req.method, target.path, REFUSED_PATH, client, started, null, refused);
+      const refused = state.data.responses.error(DUPLICATE_HOST(), "json", method === "HEAD", { Connection: "close" });
+      return finish(state, dated, counted, method, target.path, REFUSED_PATH, client, started, null, refused);
     }
     const match = raw === undefined ? routedMatch : checkedMatch(routedMatch, raw);
     let response: Response | Promise<Response>;
@@ -67,25 +68,25 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
       spent.cost = 1;
       spent.later = null;
       decision = state.limiter !== null && (match.route === null || match.route.limited) ? state.limiter.take(limitKey, 1) : null;
-      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, server, url, target, match, release, eager ? client : UNRESOLVED, state, spent, request);
+      response = decision?.allowed === false ? rateLimited(state, decision, req, target, match) : respond(req, method, server, url, target, match, release, eager ? client : UNRESOLVED, state, spent, request);
       if (decision?.allowed && spent.cost > 1) decision = state.limiter!.charge(limitKey, spent.cost - 1);
     } catch (error) {
-      response = failedRequest(state, req.method, target.path, error);
+      response = failedRequest(state, method, target.path, error);
     }
     if (response instanceof Promise) {
       const { later } = spent;
       const charged = spent.cost;
       return response
-        .then((r) => r, (error) => failedRequest(state, req.method, target.path, error))
+        .then((r) => r, (error) => failedRequest(state, method, target.path, error))
         .then((r) => {
           // What an answer made in turns cost beyond what was charged up front (its body's size).
           if (later !== null && decision?.allowed && later.cost > charged) decision = state.limiter!.charge(limitKey, later.cost - charged);
           // Other requests have read the request clock meanwhile: this answer is dated as it leaves.
           dated.begin();
-          return finish(state, dated, counted, req.method, target.path, match, client, started, decision, r);
+          return finish(state, dated, counted, method, target.path, match, client, started, decision, r);
         });
     }
-    return finish(state, dated, counted, req.method, target.path, match, client, started, decision, response);
+    return finish(state, dated, counted, method, target.path, match, client, started, decision, response);
   };
 }
 
@@ -222,8 +223,7 @@ const UNRESOLVED = Symbol("unresolved client");
  * slower: /sync 3.4-4.3% against the same code fresh, the routes late in a list 2-4% over
  * HTTP (issue 31). Split, the same code reads 0.1-0.5%.
  */
-function respond(req: Request, server: Server<unknown> | null, url: string, target: RequestTarget, match: RouteMatch, release: boolean, client: string | null | typeof UNRESOLVED, state: AppState, spent: Spent, reused: PipelineRequest): Response | Promise<Response> {
-  const method = req.method;
+function respond(req: Request, method: string, server: Server<unknown> | null, url: string, target: RequestTarget, match: RouteMatch, release: boolean, client: string | null | typeof UNRESOLVED, state: AppState, spent: Spent, reused: PipelineRequest): Response | Promise<Response> {
   const head = method === "HEAD";
   const route = match.route;
   try {
