@@ -44,7 +44,7 @@ export function createFetchHandler(state: AppState, options: { counted?: boolean
   if (counted) state.metrics.memoSources.push(() => [routes]);
   return (req, server, raw) => {
     const started = performance.now();
-    dated.begin();
+    dated.begin(started);
     const url = req.url;
     const method = req.method; // a getter into Bun: read once
     const { target, match: routedMatch, release } = routedTarget(routes, url);
