@@ -1,5 +1,5 @@
 // A repeated URL of a cacheable route is answered from the answer it was given before
-// (server/http/caching/known-requests.ts), skipping its validation. It must answer exactly what
+// (server/http/caching/cacheable-answer.ts, `remembered`), skipping its validation. It must answer exactly what
 // the route would have answered: the same status, body, ETag and Cache-Control, at every
 // instant, including across the second (a transitions window starting now), a clock
 // change (a zone's info) and midnight (localized names). Each reference request below
@@ -28,6 +28,9 @@ const PATHS = [
   "/timezone/America/New_York/info?lang=de",
   "/api/timezone/Australia/Lord_Howe/info.txt",
   "/timezone/Europe/London/info?at=2026-03-29T01:00:00Z",
+  "/timezone/America/New_York/device",
+  "/api/timezone/Europe/London/device.txt",
+  "/timezone/America/New_York/device?at=2026-03-08T06:59:59Z",
   "/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London",
   "/places?q=new%20yo&limit=3",
   "/timezone?q=pacific%20time",

@@ -12,7 +12,7 @@
 // it, an hour at most.
 
 import { resolveNameParam } from "../params/zone-name.ts";
-import { cacheableAnswer } from "../caching/cacheable-answer.ts";
+import { ALWAYS, cacheableAnswer } from "../caching/cacheable-answer.ts";
 import { cacheableAnswerLater } from "../caching/answer-later.ts";
 import { deviceAnswer, deviceList, deviceListCsv, deviceListInTurns, deviceListText } from "./device-answer.ts";
 import { CSV_TYPE } from "../pipeline/responses.ts";
@@ -35,7 +35,9 @@ export function device(request: RouteRequest): Response {
   const { answer, refreshAfter } = deviceAnswer(zones, name, now, request.profile);
   const key = `device|${request.profile}|${request.format}|${answer.timezone}|${answer.posix_tz}|${answer.valid_until}|${answer.refresh_after}`;
   return cacheableAnswer(request, key, maxAge(at !== undefined, now, refreshAfter), () => request.format === "json" ? JSON.stringify(answer)
-    : `timezone: ${answer.timezone}\nposix_tz: ${answer.posix_tz}\nvalid_until: ${answer.valid_until ?? ""}\nrefresh_after: ${answer.refresh_after}\n`);
+    : `timezone: ${answer.timezone}\nposix_tz: ${answer.posix_tz}\nvalid_until: ${answer.valid_until ?? ""}\nrefresh_after: ${answer.refresh_after}\n`,
+  // The string for now (and its max-age) is the same URL's answer for this second only.
+  undefined, at !== undefined ? ALWAYS : { always: false, second: now });
 }
 
 /**

@@ -27,7 +27,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   { pattern: "/timezone", on: "api", label: "timezone_list", cache: RELEASE, limited: true, tzdb: true, handle: remembered(timezoneList) },
   { pattern: "/timezone/{name*}/transitions", on: "api", label: "transitions", cache: UNTIL, limited: true, tzdb: true, handle: remembered(transitions) },
   { pattern: "/timezone/{name*}/info", on: "api", label: "info", cache: UNTIL, limited: true, tzdb: true, handle: remembered(info) },
-  { pattern: "/timezone/{name*}/device", on: "api", label: "device", cache: UNTIL, limited: true, tzdb: true, handle: device },
+  { pattern: "/timezone/{name*}/device", on: "api", label: "device", cache: UNTIL, limited: true, tzdb: true, handle: remembered(device) },
   { pattern: "/timezone/{name*}/changes", on: "api", label: "tzdb_changes", cache: RELEASE, limited: true, text: false, later: true, handle: remembered(nameChanges) },
   { pattern: "/timezone/{name*}/feed.atom", on: "api", label: "tzdb_feed", cache: RELEASE, limited: true, text: false, later: true, handle: remembered(nameFeedAtom) },
   { pattern: "/timezone/{name*}/feed.json", on: "api", label: "tzdb_feed", cache: RELEASE, limited: true, text: false, later: true, handle: remembered(nameFeedJson) },
