@@ -20,9 +20,13 @@ type Slot = (typeof Slot)[keyof typeof Slot];
 
 interface Template {
   seconds: number;
+  /** The bytes before each slot. */
   parts: Uint8Array[];
   slots: Slot[];
-  fixedLength: number;
+  partsLength: number;
+  /** The bytes after the last slot, and the same open for a tail (JSON: without the closing brace). */
+  end: Uint8Array;
+  openEnd: Uint8Array;
 }
 
 const encoder = new TextEncoder();
@@ -38,8 +42,9 @@ function makeTemplate(table: ZoneTable, name: ResolvedName, seconds: number, pro
     slots.push(m[0] === MICROS_MARK ? Slot.Micros : m[0] === JSON_CLIENT ? Slot.ClientJson : Slot.ClientText);
     last = m.index! + m[0].length;
   }
-  parts.push(encoder.encode(text.slice(last)));
-  return { seconds, parts, slots, fixedLength: parts.reduce((n, p) => n + p.length, 0) };
+  const end = encoder.encode(text.slice(last));
+  const openEnd = format === "json" ? end.slice(0, -1) : end;
+  return { seconds, parts, slots, partsLength: parts.reduce((n, p) => n + p.length, 0), end, openEnd };
 }
 
 export class TimeObjectRenderer {
@@ -51,7 +56,12 @@ export class TimeObjectRenderer {
     this.table = table;
   }
 
-  render(name: ResolvedName, instant: Instant, clientIp: string | null, profile: Profile, format: Format): Uint8Array {
+  /**
+   * `tail`: more keys, written in place of the object's end (JSON: its closing brace, which
+   * the tail brings; text: after its last line). `?lang=`'s `timezone_name` is one: written
+   * here, not added to a copy, the object is made once.
+   */
+  render(name: ResolvedName, instant: Instant, clientIp: string | null, profile: Profile, format: Format, tail: Uint8Array | null = null): Uint8Array {
     let forName = this.templates.get(name);
     if (forName === undefined) this.templates.set(name, (forName = []));
     const variant = (profile === "wta" ? 2 : 0) + (format === "text" ? 1 : 0);
@@ -60,13 +70,14 @@ export class TimeObjectRenderer {
       template = makeTemplate(this.table, name, instant.seconds, profile, format);
       forName[variant] = template;
     }
-    let length = template.fixedLength;
-    for (const slot of template.slots) {
+    const { parts, slots } = template;
+    const end = tail === null ? template.end : template.openEnd;
+    let length = template.partsLength + end.length + (tail === null ? 0 : tail.length);
+    for (const slot of slots) {
       length += slot === Slot.Micros ? 6 : clientIp === null ? (slot === Slot.ClientJson ? 4 : 0) : clientIp.length + (slot === Slot.ClientJson ? 2 : 0);
     }
     const out = new Uint8Array(length);
     let at = 0;
-    const { parts, slots } = template;
     // The six microsecond digits as two offsets into DIGITS ("000".."999").
     const high = Math.floor(instant.micros / 1000) * 3;
     const low = (instant.micros % 1000) * 3;
@@ -93,7 +104,8 @@ export class TimeObjectRenderer {
         if (slot === Slot.ClientJson) out[at++] = 34;
       }
     }
-    out.set(parts[parts.length - 1]!, at);
+    out.set(end, at);
+    if (tail !== null) out.set(tail, at + end.length);
     return out;
   }
 }

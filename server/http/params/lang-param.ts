@@ -23,17 +23,25 @@ export function langParam(request: RouteRequest): Locale | null {
 
 const encoder = new TextEncoder();
 
-/** True when the spec profile's query names a language (one scan of the query, nothing decoded into a key). */
-export function asksLanguage(request: RouteRequest): boolean {
-  return request.profile === "spec" && request.query.length > 0 && queryParam(request.query, "lang") !== undefined;
+/**
+ * False when the query cannot name a language: not the spec profile, or no `lang` in it
+ * (a key is never decoded: queryParam). A query that may is looked for in the kept tails
+ * before it is read, so a clock polling one URL reads its query once a second.
+ */
+function mayAskLanguage(request: RouteRequest): boolean {
+  return request.profile === "spec" && request.query.includes("lang");
 }
 
-/** A rendered time object with `timezone_name` last: the long name in force at `seconds`. */
-export function withTimezoneName(request: RouteRequest, body: Uint8Array, name: ResolvedName, seconds: number): Uint8Array {
+/**
+ * The `timezone_name` tail of a time object (the renderer writes it over the object's end):
+ * the long name in force at `seconds`; null when the query names no language.
+ */
+export function timezoneNameTail(request: RouteRequest, name: ResolvedName, seconds: number): Uint8Array | null {
   // Most queries name no language (`?at=`, `/clock`'s `?zones=`): nothing more is done.
-  if (!asksLanguage(request)) return body;
-  const tails = tailsOf(request, [name], seconds);
-  return tails === null ? body : withTail(body, tails[0]!, request.format);
+  if (!mayAskLanguage(request)) return null;
+  const kept = keptTails(request, seconds);
+  if (kept !== undefined && kept.names.length === 1 && kept.names[0] === name) return kept.tails[0]!;
+  return madeTails(request, [name], seconds)?.[0] ?? null;
 }
 
 /**
@@ -41,23 +49,9 @@ export function withTimezoneName(request: RouteRequest, body: Uint8Array, name: 
  * order (`/clock`); null when the query names no language or the profile takes none.
  */
 export function timezoneNameTails(request: RouteRequest, names: readonly ResolvedName[], seconds: number): readonly Uint8Array[] | null {
-  return asksLanguage(request) ? tailsOf(request, names, seconds) : null;
-}
-
-/** The tails kept for this URL in this second if they are for `names`, else made afresh; null: the query names no language after all. */
-function tailsOf(request: RouteRequest, names: readonly ResolvedName[], seconds: number): readonly Uint8Array[] | null {
+  if (!mayAskLanguage(request)) return null;
   const kept = keptTails(request, seconds);
   return kept !== undefined && sameNames(kept.names, names) ? kept.tails : madeTails(request, names, seconds);
-}
-
-/** The body with `tail` over its end: JSON's closing brace is its last byte; text gets one more line. */
-export function withTail(body: Uint8Array, tail: Uint8Array, format: RouteRequest["format"]): Uint8Array {
-  const keep = format === "json" ? body.length - 1 : body.length;
-  const out = new Uint8Array(keep + tail.length);
-  // The whole body, then the tail over its closing brace (no subarray: a view costs more than the copy).
-  out.set(body);
-  out.set(tail, keep);
-  return out;
 }
 
 /**

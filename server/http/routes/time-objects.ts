@@ -22,7 +22,7 @@ import { queryParam } from "../params/query.ts";
 import { ALWAYS, cacheableAnswer } from "../caching/cacheable-answer.ts";
 import { listBody } from "../pipeline/responses.ts";
 import type { RouteRequest } from "../contract.ts";
-import { withTimezoneName } from "../params/lang-param.ts";
+import { timezoneNameTail } from "../params/lang-param.ts";
 import { nameParam, zoneNamed } from "../params/zone-name.ts";
 import { countryZones, searchZones } from "../../names/zone-search.ts";
 import { releaseCountryZones } from "../../names/release-country-zones.ts";
@@ -95,8 +95,7 @@ export function timezoneName(request: RouteRequest): Response {
 
 function timeObjectOf(request: RouteRequest, resolved: ResolvedName): Response {
   const instant = instantAt(request, resolved);
-  const rendered = request.data.renderer.render(resolved, instant, request.clientAddress, request.profile, request.format);
-  const body = withTimezoneName(request, rendered, resolved, instant.seconds);
+  const body = request.data.renderer.render(resolved, instant, request.clientAddress, request.profile, request.format, timezoneNameTail(request, resolved, instant.seconds));
   return request.data.responses.timeObject(body, request.format, request.head);
 }
 
@@ -149,8 +148,7 @@ export function coordinates(request: RouteRequest): Response {
   }
   const resolved = located.zone;
   const instant = instantAt(request, resolved);
-  const rendered = renderer.render(resolved, instant, request.clientAddress, request.profile, request.format);
-  const body = withTimezoneName(request, rendered, resolved, instant.seconds);
+  const body = renderer.render(resolved, instant, request.clientAddress, request.profile, request.format, timezoneNameTail(request, resolved, instant.seconds));
   return located.others.length === 0
     ? responses.timeObject(body, request.format, request.head)
     : responses.timeObjectWithOthers(body, request.format, request.head, located.others);
@@ -166,8 +164,7 @@ function ipTimeObject(request: RouteRequest, text: string, shown: string): Respo
 /** A time object in `resolved` with `shown` as client_ip. */
 function ipTimeObjectIn(request: RouteRequest, resolved: ResolvedName, shown: string): Response {
   const instant = instantAt(request, resolved);
-  const rendered = request.data.renderer.render(resolved, instant, shown, request.profile, request.format);
-  const body = withTimezoneName(request, rendered, resolved, instant.seconds);
+  const body = request.data.renderer.render(resolved, instant, shown, request.profile, request.format, timezoneNameTail(request, resolved, instant.seconds));
   return request.data.responses.timeObject(body, request.format, request.head);
 }
 

@@ -6,7 +6,7 @@
 // cost ten time objects of the client's rate budget (RouteRequest.cost: admitted while the
 // client has a token, as any request, then charged the rest).
 
-import { timezoneNameTails, withTail } from "../params/lang-param.ts";
+import { timezoneNameTails } from "../params/lang-param.ts";
 import { checkLocalYears, instantParam } from "../params/at-param.ts";
 import { badRequest, notFound } from "../pipeline/http-errors.ts";
 import { queryParam } from "../params/query.ts";
@@ -75,8 +75,7 @@ export function worldClock(request: RouteRequest): Response {
   // `?lang=` as on every time object: timezone_name added, a bad tag refused (lang-param.ts).
   const tails = timezoneNameTails(request, names, instant.seconds);
   for (let i = 0; i < names.length; i++) {
-    const rendered = renderer.render(names[i]!, instant, request.clientAddress, request.profile, request.format);
-    parts[i] = tails === null ? rendered : withTail(rendered, tails[i]!, request.format);
+    parts[i] = renderer.render(names[i]!, instant, request.clientAddress, request.profile, request.format, tails === null ? null : tails[i]!);
     length += parts[i]!.length + (i > 0 ? separator.length : 0);
   }
   const body = new Uint8Array(length);
