@@ -11,13 +11,13 @@ import { createFetchHandler } from "../../server/http/pipeline/handler.ts";
 import { createAppState } from "../../server/http/pipeline/app-state.ts";
 import { loadData } from "../../server/process/load-data.ts";
 import { answerShape, eachRepeatAgainstFresh } from "../support/answer-shape.ts";
-import { testConfig, testDataDir, testHandler } from "../support/test-server.ts";
+import { testAnsweringHandler, testConfig, testDataDir } from "../support/test-server.ts";
 
 let now: Instant = { seconds: 0, micros: 0 };
-let handle: (req: Request) => Response;
+let handle: (req: Request) => Response | Promise<Response>;
 
 beforeAll(async () => {
-  handle = await testHandler(() => now);
+  handle = await testAnsweringHandler(() => now);
 }, 120_000);
 
 const PATHS = [
@@ -31,6 +31,9 @@ const PATHS = [
   "/timezone/America/New_York/device",
   "/api/timezone/Europe/London/device.txt",
   "/timezone/America/New_York/device?at=2026-03-08T06:59:59Z",
+  "/device",
+  "/api/device.txt",
+  "/device.csv",
   "/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London",
   "/places?q=new%20yo&limit=3",
   "/timezone?q=pacific%20time",
@@ -43,7 +46,7 @@ const CHANGE = Date.UTC(2026, 2, 8, 7) / 1000;
 const INSTANTS = [CHANGE - 2, CHANGE - 1, CHANGE, CHANGE + 1, CHANGE + 86400 - 7 * 3600 - 1, CHANGE + 86400 - 7 * 3600];
 
 /** The answer to `path` from `host` (a host never seen names a URL never seen). */
-const answer = (host: string, path: string, init: RequestInit = {}) => answerShape(handle(new Request(`http://${host}${path}`, init)));
+const answer = async (host: string, path: string, init: RequestInit = {}) => answerShape(await handle(new Request(`http://${host}${path}`, init)));
 
 describe("a remembered URL answers what its route answers", () => {
   test("at each instant, for GET, HEAD and If-None-Match", async () => {

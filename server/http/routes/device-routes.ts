@@ -98,7 +98,9 @@ function listAnswer(request: RouteRequest, csv: boolean): Response | Promise<Res
   };
   // For now: until the period's list should be asked for again (0 for a list of the second).
   const refresh = fixed ? now : refreshOfPeriod.get(zones)?.get(`${profile}|${instant}`) ?? now;
-  const answer = cacheableAnswerLater(request, key, maxAge(fixed, now, refresh), build, csv ? CSV_TYPE : undefined);
+  // The list for now is the same URL's answer for this second (a list for a fixed `at` is
+  // not remembered: it is priced by its build below, which a remembered answer would skip).
+  const answer = cacheableAnswerLater(request, key, maxAge(fixed, now, refresh), build, csv ? CSV_TYPE : undefined, fixed ? undefined : { always: false, second: now });
   if (!fixed) return answer;
   // A list for a fixed instant costs DEVICE_LIST_BUILD_COST, kept or not (a 304 stays 1);
   // one made in turns is charged it up front.
