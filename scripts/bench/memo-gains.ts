@@ -27,7 +27,7 @@ class Cold<V> extends Memo<V> {
 
 /** Each store and the requests it serves (a clock, a dashboard, a device asking the same again). */
 const STORES: [keyof Memos, string[]][] = [
-  ["answerKeys", ["/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London", "/timezone/America/New_York/transitions?from=2026-01-01T00:00:00Z"]],
+  ["answerKeys", ["/convert?time=2026-03-08T02:30:00&from=America/New_York&to=Europe/London", "/timezone/America/New_York/transitions?from=2026-01-01T00:00:00Z", "/timezone/Europe/London/device"]],
   ["addresses", ["/ip/8.8.8.8", "/ip/2001:4860:4860::8888"]],
   ["points", ["/coordinates/51.5074,-0.1278"]],
   ["timeapiZones", ["/api/Time/current/zone?timeZone=Europe/London", "/api/v1/time/current/zone?timezone=Europe/London"]],
